@@ -1,0 +1,5 @@
+"""Allow ``python -m arena`` as an alias of the ``arena`` command."""
+
+from arena.cli import main
+
+main()

@@ -1,0 +1,68 @@
+"""What each seat may see: the ``state`` of a request and its ``hand_start``.
+
+These functions are the only way information leaves a :class:`GameState` for
+a seat, so "nothing hidden leaks" is checked here and only here: no other
+seat's cards, no blind dog's own card, nothing of the undealt deck.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.game.cards import SUIT_CHARS
+from arena.game.state import DOG, PLAY, GameState
+
+JSON = dict[str, Any]
+
+
+def current_leader(state: GameState) -> int:
+    """The seat leading the current trick.
+
+    Before the first card of a trick is down this is the seat to act, which
+    differs from the trick's first seat after a leading dog has knocked.
+    """
+    pending = state.pending
+    if state.trick:
+        return state.trick[0][0]
+    if pending is not None and pending.action == PLAY:
+        return pending.seat
+    return state.first_leader
+
+
+def request_state(state: GameState, seat: int) -> JSON:
+    """The ``state`` object of a protocol v1 request for ``seat``: its whole information set."""
+    blind = state.statuses[seat] == DOG and state.blind[seat]
+    view: JSON = {
+        "seat": seat,
+        "hand": state.hand,
+        "hand_size": state.hand_size,
+        "dealer": state.dealer,
+        "trump": SUIT_CHARS[state.trump] if state.trump >= 0 else None,
+        "cards": [] if blind else list(state.hands[seat]),
+        "leader": current_leader(state),
+        "trick": [[s, card] for s, card in state.trick],
+        "played": [[s, card] for s, card in state.played],
+        "tricks": list(state.tricks),
+        "statuses": list(state.statuses),
+        "turn_up": state.turn_up,
+    }
+    if state.dog_cards:
+        view["dog_cards"] = {str(s): card for s, card in state.dog_cards.items()}
+    return view
+
+
+def hand_start(deal: JSON, seat: int) -> JSON:
+    """The ``hand_start`` message for ``seat`` from a full-information ``deal`` record."""
+    blind = seat in deal["blind"]
+    message: JSON = {
+        "type": "hand_start",
+        "hand": deal["hand"],
+        "dealer": deal["dealer"],
+        "cards": [] if blind else list(deal["hands"][seat]),
+        "hand_size": deal["hand_size"],
+        "turn_up": deal["turn_up"],
+        "statuses": list(deal["statuses"]),
+    }
+    if "dog_cards" in deal:
+        message["dog_cards"] = dict(deal["dog_cards"])
+    return message

@@ -1,0 +1,1 @@
+"""Turning records of games into things people read: narration, tables, reports."""
