@@ -22,14 +22,16 @@ from arena.game import GameState, Rules
 
 def play_games(rules: Rules, games: int, seed: int, record: bool) -> tuple[float, int]:
     """Play ``games`` random games; return the seconds taken and the decisions made."""
-    rng = random.Random(seed)
-    choice = rng.choice
+    # random() * len is a uniform choice without random.choice's rejection
+    # loop, which would cost a third of the engine's own time per decision.
+    uniform = random.Random(seed).random
     decisions = 0
     start = time.perf_counter()
     for game in range(games):
         state = GameState(rules, seed * 1_000_003 + game, record=record)
         while (pending := state.pending) is not None:
-            state.apply(choice(pending.legal))
+            legal = pending.legal
+            state.apply(legal[int(uniform() * len(legal))])
             decisions += 1
     return time.perf_counter() - start, decisions
 

@@ -104,10 +104,9 @@ def _unrank(number: int, count: int) -> list[int]:
     """
     pool = list(range(DECK_SIZE))
     drawn = []
-    last = DECK_SIZE
-    for _ in range(count):
-        number, j = divmod(number, last)
-        drawn.append(pool[j])
-        last -= 1
-        pool[j] = pool[last]
+    append = drawn.append
+    for left in range(DECK_SIZE, DECK_SIZE - count, -1):
+        number, j = divmod(number, left)
+        append(pool[j])
+        pool[j] = pool[left - 1]
     return drawn

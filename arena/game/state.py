@@ -195,18 +195,54 @@ class GameState:
         pending = self.pending
         if pending is None or move not in pending[2] or (seat is not None and seat != pending[0]):
             raise IllegalMove(self._explain(move, seat))
-        action = pending[1]
-        if action is PLAY:
-            self._play(pending[0], move)
-        elif action == TRUMP:
-            self.trump = SUIT_CHARS.index(move)
+        seat, action, _ = pending
+        if action is not PLAY:
+            if action is TRUMP:
+                self.trump = SUIT_CHARS.index(move)
+                if self.record:
+                    self.log.append({"type": "event", "event": "trump", "suit": move, "seat": seat})
+                self._offer_declarations()
+            else:
+                self._declare(seat, move)
+            return
+        # Playing a card is the hot path (millions of calls in simulations),
+        # so it is written out here rather than in a helper.
+        if move == KNOCK:
             if self.record:
-                self.log.append(
-                    {"type": "event", "event": "trump", "suit": move, "seat": pending.seat}
-                )
-            self._offer_declarations()
+                self.log.append({"type": "event", "event": "knock", "seat": seat})
         else:
-            self._declare(pending.seat, move)
+            held = self.hands[seat]
+            if move == BLIND:
+                move = held.pop()
+            else:
+                held.remove(move)
+            card = CARD_INDEX[move]
+            suit = card & 3
+            trick = self.trick
+            if not trick:
+                self.led = suit
+                self.best = card
+                self.best_seat = seat
+            else:
+                best = self.best
+                best_suit = best & 3
+                if (suit == best_suit and card > best) or (
+                    suit == self.trump and best_suit != suit
+                ):
+                    self.best = card
+                    self.best_seat = seat
+            if suit == self.trump:
+                self.trump_played = True
+            trick.append((seat, move))
+            self.played.append((seat, move))
+            if self.record:
+                self.log.append({"type": "event", "event": "play", "seat": seat, "card": move})
+        order = self.order
+        turn = self.turn = self.turn + 1
+        if turn < len(order):
+            self._ask_play(order[turn])
+        else:
+            self._finish_trick()
 
     def record_fault(self, seat: int, kind: str, detail: str) -> None:
         """Note that ``seat`` faulted; it will be placed below every seat that did not.
@@ -269,13 +305,17 @@ class GameState:
         receivers = [s for s in self.rotations[(self.dealer + 1) % self.n] if statuses[s] != OUT]
         count = sum(size if statuses[s] == ACTIVE else 1 for s in receivers)
         deck = self.decks.draw("deal", self.deals, count + (1 if self.hand == 1 else 0))
+        # One card at a time clockwise from the dealer's left: the first round
+        # reaches every receiver, later rounds only the active (non-dog) seats.
         dealt: list[list[int]] = [[] for _ in range(self.n)]
-        position = 0
-        for round_no in range(size):
-            for s in receivers:
-                if round_no == 0 or statuses[s] == ACTIVE:
-                    dealt[s].append(deck[position])
-                    position += 1
+        for i, s in enumerate(receivers):
+            dealt[s].append(deck[i])
+        actives = [s for s in receivers if statuses[s] == ACTIVE]
+        rest = deck[len(receivers) :]
+        step = len(actives)
+        for i, s in enumerate(actives):
+            dealt[s] += rest[i : step * (size - 1) : step]
+        position = count
         self.hands = hands = [[CARD_TEXT[c] for c in sorted(held)] for held in dealt]
         self.dog_cards = (
             {s: hands[s][0] for s in receivers if statuses[s] == DOG and not self.blind[s]}
@@ -393,11 +433,10 @@ class GameState:
         self.led = -1
         self.best = -1
         self.best_seat = -1
-        self._ask_play()
+        self._ask_play(self.order[0])
 
-    def _ask_play(self) -> None:
-        """Set the pending decision of the seat to act in the current trick."""
-        seat = self.order[self.turn]
+    def _ask_play(self, seat: int) -> None:
+        """Set the pending decision of ``seat``, the next to act in the current trick."""
         held = self.hands[seat]
         if self.statuses[seat] == DOG:
             card = BLIND if self.blind[seat] else held[0]
@@ -412,43 +451,6 @@ class GameState:
             legal = [c for c in held if CARD_SUIT[c] != trump] or held[:]
         # tuple.__new__ skips NamedTuple's Python-level __new__: this runs once a decision.
         self.pending = _new_decision(Decision, (seat, PLAY, legal))
-
-    def _play(self, seat: int, move: str) -> None:
-        if move == KNOCK:
-            if self.record:
-                self.log.append({"type": "event", "event": "knock", "seat": seat})
-        else:
-            held = self.hands[seat]
-            if move == BLIND:
-                move = held.pop()
-            else:
-                held.remove(move)
-            card = CARD_INDEX[move]
-            suit = card & 3
-            trick = self.trick
-            if not trick:
-                self.led = suit
-                self.best = card
-                self.best_seat = seat
-            else:
-                best = self.best
-                best_suit = best & 3
-                if (suit == best_suit and card > best) or (
-                    suit == self.trump and best_suit != suit
-                ):
-                    self.best = card
-                    self.best_seat = seat
-            if suit == self.trump:
-                self.trump_played = True
-            trick.append((seat, move))
-            self.played.append((seat, move))
-            if self.record:
-                self.log.append({"type": "event", "event": "play", "seat": seat, "card": move})
-        turn = self.turn = self.turn + 1
-        if turn < len(self.order):
-            self._ask_play()
-        else:
-            self._finish_trick()
 
     def _finish_trick(self) -> None:
         winner = self.best_seat
