@@ -103,7 +103,7 @@ def _unrank(number: int, count: int) -> list[int]:
     Fisher-Yates shuffle whose choices come from one large random integer.
     """
     pool = list(range(DECK_SIZE))
-    drawn = []
+    drawn: list[int] = []
     append = drawn.append
     for left in range(DECK_SIZE, DECK_SIZE - count, -1):
         number, j = divmod(number, left)
