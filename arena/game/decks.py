@@ -110,3 +110,53 @@ def _unrank(number: int, count: int) -> list[int]:
         append(pool[j])
         pool[j] = pool[left - 1]
     return drawn
+
+
+def stack_deal(
+    players: int,
+    dealer: int,
+    hands: Mapping[int, Sequence[int]],
+    *,
+    hand_size: int,
+    statuses: Sequence[str] | None = None,
+    turn_up: int | None = None,
+) -> list[int]:
+    """The top of a deck that deals ``hands`` (seat -> cards) from ``dealer``.
+
+    Inverts the engine's dealing order (one card at a time clockwise from the
+    dealer's left; a dog gets one card, in the first round; out seats none).
+    Seats missing from ``hands`` get the lowest cards nobody was given; the
+    turn-up, if given, follows the dealt cards. For hand-built positions.
+
+    Raises:
+        ValueError: when a card is given twice or a hand has the wrong size.
+    """
+    statuses = list(statuses) if statuses is not None else ["active"] * players
+    given = [card for cards in hands.values() for card in cards]
+    if turn_up is not None:
+        given.append(turn_up)
+    if len(set(given)) != len(given):
+        raise ValueError("a card is given twice")
+    spare = [card for card in range(DECK_SIZE) if card not in set(given)]
+    receivers = [
+        (dealer + 1 + i) % players
+        for i in range(players)
+        if statuses[(dealer + 1 + i) % players] != "out"
+    ]
+    full: dict[int, list[int]] = {}
+    for seat in receivers:
+        want = hand_size if statuses[seat] == "active" else 1
+        cards = list(hands.get(seat, ()))
+        if seat not in hands:
+            cards, spare = spare[:want], spare[want:]
+        if len(cards) != want:
+            raise ValueError(f"seat {seat} must be dealt {want} cards, not {len(cards)}")
+        full[seat] = cards
+    deck = []
+    for round_no in range(hand_size):
+        for seat in receivers:
+            if round_no == 0 or statuses[seat] == "active":
+                deck.append(full[seat][round_no])
+    if turn_up is not None:
+        deck.append(turn_up)
+    return deck

@@ -627,6 +627,9 @@ class GameState:
             return f"{shown} is not legal: answer {pending.action} with pass or declare"
         held = self.hands[pending.seat]
         is_dog = self.statuses[pending.seat] == DOG
+        if is_dog and self.blind[pending.seat] and move != KNOCK:
+            # Checked first: any other answer would tell the blind dog its own card.
+            return f"{shown} is not legal: a blind dog answers 'blind' to play its unseen card"
         if move == KNOCK:
             if is_dog:
                 return "knock is not legal: a dog must play its card on the last trick of a hand"
@@ -636,8 +639,6 @@ class GameState:
         if not isinstance(move, str) or move not in CARD_INDEX:
             return f"{shown} is not a move: expected one of {allowed}"
         if move not in held:
-            if is_dog and self.blind[pending.seat]:
-                return f"{move} is not legal: a blind dog answers 'blind' to play its unseen card"
             return f"{move} is not legal: it is not in your hand"
         if self.trick:
             return f"{move} is not legal: you must follow {SUIT_NAMES[self.led]}"
