@@ -5,6 +5,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
+C_BOT := sample_bots/c/random_bot
+
 .PHONY: test demo lint bench clean
 
 $(BIN)/python:
@@ -19,14 +21,23 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test: lint
+$(C_BOT): sample_bots/c/random_bot.c
+	$(MAKE) -s -C sample_bots/c
+
+test: lint $(C_BOT)
 	$(BIN)/pytest -q
 
-demo: $(STAMP)
-	$(BIN)/arena simulate --seed 2026
+demo: $(STAMP) $(C_BOT)
+	$(BIN)/arena play --seed 2026 --replay results/demo-game.jsonl \
+		python=sample_bots/python/random_bot.py \
+		"javascript=node sample_bots/javascript/random_bot.js" \
+		c=sample_bots/c/random_bot \
+		"python2=python3 sample_bots/python/random_bot.py"
 
-bench: $(STAMP)
+bench: $(STAMP) $(C_BOT)
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/referee.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	$(MAKE) -s -C sample_bots/c clean

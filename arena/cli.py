@@ -8,15 +8,26 @@ exit with 2, as click does.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
 from arena import __version__
+from arena.bots.player import ProcessPlayer
+from arena.bots.spec import build_bot, parse_bots
+from arena.checkbot import check_bot
 from arena.errors import ArenaError
 from arena.game.rules import OPTION_NAMES, Rules, parse_rule_assignment
+from arena.protocol import Limits
+from arena.referee import play_game, read_replay, write_replay
 from arena.report.narrate import narrate
 from arena.simulate import random_game
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def build_rules(players: int | None, assignments: Sequence[str]) -> Rules:
@@ -32,6 +43,32 @@ def build_rules(players: int | None, assignments: Sequence[str]) -> Rules:
         return Rules.from_dict(options)
     except ArenaError as error:
         raise click.ClickException(str(error)) from None
+
+
+def domain(call: Callable[[], Any]) -> Any:
+    """Run ``call``; an :class:`ArenaError` becomes a one-line error (exit 1)."""
+    try:
+        return call()
+    except ArenaError as error:
+        raise click.ClickException(str(error)) from None
+
+
+def limit_options(command: F) -> F:
+    """The time-limit options shared by commands that run bots."""
+    defaults = Limits()
+    for name, default, what in (
+        ("--startup-ms", defaults.startup_ms, "to answer hello"),
+        ("--bank-ms", defaults.bank_ms, "of extra time per game"),
+        ("--move-ms", defaults.move_ms, "per move"),
+    ):
+        command = click.option(
+            name,
+            type=click.IntRange(min=1),
+            default=default,
+            show_default=True,
+            help=f"Milliseconds {what}.",
+        )(command)
+    return command
 
 
 rule_option = click.option(
@@ -92,3 +129,167 @@ def simulate(
     else:
         winner = state.log[-1]["winner"]
         click.echo(f"seed {seed}: {names[winner]} wins; places {state.placements}")
+
+
+@main.command()
+@click.argument("bots", nargs=-1, required=True, metavar="BOT BOT [BOT ...]")
+@click.option(
+    "--seed", type=click.IntRange(min=0), default=None, help="Same seed + same bots = same game."
+)
+@click.option(
+    "--replay",
+    "replay_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the replay (JSON lines) here.",
+)
+@click.option(
+    "--logs",
+    "log_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Keep each bot's stderr (size-capped) in this folder.",
+)
+@rule_option
+@limit_options
+@click.option("--quiet", is_flag=True, help="Print only the result line.")
+def play(
+    bots: Sequence[str],
+    seed: int | None,
+    replay_path: Path | None,
+    log_dir: Path | None,
+    rules: Sequence[str],
+    move_ms: int,
+    bank_ms: int,
+    startup_ms: int,
+    quiet: bool,
+) -> None:
+    """Play one game between bots, narrated trick by trick.
+
+    A BOT is NAME=COMMAND, a COMMAND (its name derived from the file), or a
+    folder holding a bot.toml. Seats follow the order given.
+
+    \b
+    Example:
+        arena play sample_bots/python/random_bot.py \\
+            "js=node sample_bots/javascript/random_bot.js" \\
+            sample_bots/c/random_bot --seed 7 --replay game.jsonl
+    """
+    if len(bots) < 2:
+        raise click.UsageError("a game needs at least 2 bots")
+    specs = domain(lambda: parse_bots(list(bots)))
+    assignments = [a for a in rules if not a.replace(" ", "").startswith("players=")]
+    if len(assignments) != len(rules):
+        raise click.UsageError("the number of players is the number of bots given")
+    game_rules = build_rules(len(specs), assignments)
+    limits = Limits(startup_ms=startup_ms, move_ms=move_ms, bank_ms=bank_ms)
+    for spec in specs:
+        domain(partial(build_bot, spec))
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    players = [ProcessPlayer(spec, limits, log_dir=log_dir) for spec in specs]
+    try:
+        result = play_game(players, game_rules, seed=seed, game_id=f"play-{seed}", limits=limits)
+    finally:
+        for player in players:
+            player.close()
+    if replay_path is not None:
+        write_replay(replay_path, result.replay)
+    names = list(result.names)
+    if not quiet:
+        click.echo(f"Seed {seed}: " + ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
+        for line in narrate(result.replay, names):
+            click.echo(line)
+    order = sorted(range(len(names)), key=lambda s: result.placements[s])
+    places = ", ".join(f"{result.placements[s]}. {names[s]}" for s in order)
+    faults = "".join(
+        f"; {names[s]} faulted ({f.kind.value})" for s, f in sorted(result.faults.items())
+    )
+    click.echo(f"Result (seed {seed}): {places}{faults}")
+    if replay_path is not None and not quiet:
+        click.echo(f"Replay written to {replay_path}")
+
+
+@main.command()
+@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.option("--game", "game_id", default=None, help="The game to show, when PATH is a folder.")
+@click.option("--step", is_flag=True, help="Wait for Enter after each trick.")
+@click.option("--hide-hands", is_flag=True, help="Do not print every seat's cards at each deal.")
+def replay(path: Path, game_id: str | None, step: bool, hide_hands: bool) -> None:
+    """Step through a recorded game, trick by trick.
+
+    PATH is a replay file (.jsonl) or a results folder with a replays/
+    folder (then name the game with --game).
+
+    \b
+    Example:
+        arena replay game.jsonl --step
+    """
+    file = _replay_file(path, game_id)
+    try:
+        records = read_replay(file)
+    except (OSError, ValueError) as error:
+        raise click.ClickException(f"{file}: not a readable replay: {error}") from None
+    if not records or records[0].get("type") != "game":
+        raise click.ClickException(f"{file}: not a replay: the first line is not a game header")
+    header = records[0]
+    names = [p["name"] for p in sorted(header["players"], key=lambda p: p["seat"])]
+    click.echo(f"Game {header['game']}, seed {header['seed']}: " + ", ".join(names))
+    for line in narrate(records[1:], names, show_hands=not hide_hands):
+        click.echo(line)
+        if step and line.startswith("  Trick ") and sys.stdin.isatty():
+            click.pause("")
+
+
+def _replay_file(path: Path, game_id: str | None) -> Path:
+    if path.is_file():
+        return path
+    folder = path / "replays" if (path / "replays").is_dir() else path
+    files = sorted(folder.glob("*.jsonl"))
+    if game_id is not None:
+        wanted = folder / f"{game_id}.jsonl"
+        if not wanted.is_file():
+            raise click.ClickException(f"no replay of game {game_id!r} in {folder}")
+        return wanted
+    if len(files) == 1:
+        return files[0]
+    if not files:
+        raise click.ClickException(f"no replay (.jsonl) in {folder}")
+    raise click.ClickException(
+        f"{folder} holds {len(files)} replays: choose one with --game, e.g. --game {files[0].stem}"
+    )
+
+
+@main.command("check-bot")
+@click.argument("bot")
+@click.option(
+    "--games",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="Games in a row for the endurance check.",
+)
+@limit_options
+def check_bot_command(bot: str, games: int, move_ms: int, bank_ms: int, startup_ms: int) -> None:
+    """Check that a bot follows protocol v1; exit status 1 if any check fails.
+
+    The bot plays as seat 0 against in-process random players under every
+    rule option, including deals that make it a dog, a blind dog and a
+    face-up dog, and a no_picture declaration.
+
+    \b
+    Example:
+        arena check-bot sample_bots/python/random_bot.py
+    """
+    [spec] = domain(lambda: parse_bots([bot]))
+    domain(lambda: build_bot(spec))
+    limits = Limits(startup_ms=startup_ms, move_ms=move_ms, bank_ms=bank_ms)
+    click.echo(f"Checking {spec.name}: {spec.command}")
+    failed = 0
+    for check in check_bot(spec, limits, games=games):
+        mark = "PASS" if check.passed else "FAIL"
+        failed += not check.passed
+        click.echo(f"  {mark}  {check.name}" + (f"  ({check.detail})" if check.detail else ""))
+    click.echo(f"{spec.name}: {'all checks passed' if not failed else f'{failed} checks failed'}")
+    if failed:
+        sys.exit(1)

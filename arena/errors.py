@@ -7,6 +7,8 @@ the builtin they refine, so callers that know nothing of arena still catch
 them naturally.
 """
 
+from enum import StrEnum
+
 
 class ArenaError(Exception):
     """Base of every deliberate error raised by arena."""
@@ -27,3 +29,36 @@ class IllegalMove(ArenaError, ValueError):
     ``"7H is not legal: you must follow spades"``. The game state is left
     untouched when this is raised.
     """
+
+
+class BotError(ArenaError):
+    """A bot that cannot be used at all: bad BOT argument, bad bot.toml, no such file.
+
+    Raised before any game runs; the CLI reports it as a domain error.
+    """
+
+
+class ProtocolError(ArenaError):
+    """The protocol's schemas are missing or unreadable (an installation problem)."""
+
+
+class FaultKind(StrEnum):
+    """Why a bot forfeited a game (the ``kind`` of a fault in protocol v1)."""
+
+    TIMEOUT = "timeout"
+    CRASH = "crash"
+    ILLEGAL = "illegal"
+    MALFORMED = "malformed"
+
+
+class BotFault(ArenaError):
+    """A bot broke the protocol during a game: late, dead, illegal or garbled.
+
+    Not an error of the command: the referee records it against the bot's
+    seat, plays the seat on by the fallback move and goes on.
+    """
+
+    def __init__(self, kind: FaultKind, detail: str) -> None:
+        super().__init__(f"{kind.value}: {detail}")
+        self.kind = kind
+        self.detail = detail

@@ -1,0 +1,139 @@
+"""A bot process as a player of the referee: handshake, requests, faults, restarts.
+
+The process lives across games (one ``hello``/``ready`` per process). Lines
+for the bot are queued and written together with the next request, in one
+write, which keeps the per-decision cost near one pipe round trip.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from pathlib import Path
+from typing import Any
+
+from arena.bots.process import BotProcess
+from arena.bots.spec import BotSpec
+from arena.errors import BotFault, FaultKind
+from arena.protocol import BYE, Limits, decode_reply, encode, hello_message
+
+JSON = dict[str, Any]
+#: Seconds a bot is given to exit by itself after ``bye``.
+BYE_GRACE_S = 1.0
+
+
+class ProcessPlayer:
+    """A seat played by a bot process."""
+
+    def __init__(self, spec: BotSpec, limits: Limits, *, log_dir: Path | None = None) -> None:
+        self.spec = spec
+        self.name = spec.name
+        self.description = spec.command
+        self.limits = limits
+        self.log_dir = log_dir
+        self.process: BotProcess | None = None
+        self.ready: JSON | None = None
+        self.starts = 0
+        self._queue: list[bytes] = []
+
+    # ------------------------------------------------------------------ Player interface
+
+    def start_game(self, message: JSON, line: bytes) -> None:
+        """Start the bot if it is not running (with the handshake), then queue ``game_start``.
+
+        Raises:
+            BotFault: when the bot cannot be started or fails the handshake.
+        """
+        if self.process is None or not self.process.running:
+            self._launch()
+        self._queue = [line]
+
+    def deliver(self, message: JSON, line: bytes) -> None:
+        """Queue an information line; it goes out with the next request."""
+        self._queue.append(line)
+
+    def request(self, message: JSON, line: bytes, timeout_s: float) -> tuple[str, float]:
+        """Send the queued lines and the request; return the move and the ms it took.
+
+        Raises:
+            BotFault: on a late, missing, garbled or wrongly addressed reply.
+                Whether the move is legal is the referee's check.
+        """
+        process = self._require_process()
+        self._queue.append(line)
+        data = b"".join(self._queue)
+        self._queue = []
+        start = time.monotonic()
+        deadline = start + timeout_s
+        process.send(data, deadline)
+        reply = decode_reply(process.read_line(deadline), "move")
+        elapsed_ms = (time.monotonic() - start) * 1000.0
+        if reply["id"] != message["id"]:
+            raise BotFault(
+                FaultKind.MALFORMED, f"answered request {message['id']} with id {reply['id']}"
+            )
+        return reply["move"], elapsed_ms
+
+    def end_game(self) -> None:
+        """Write what is still queued (``game_end``); a bot gone by now faults nothing."""
+        if self._queue and self.process is not None and self.process.running:
+            try:
+                self.process.send(b"".join(self._queue), time.monotonic() + 1.0)
+            except BotFault:
+                self.stop()  # it will be restarted for its next game
+        self._queue = []
+
+    def abandon(self, error_line: bytes | None) -> None:
+        """After a fault: tell the bot why (if it still listens), then stop it."""
+        if error_line is not None and self.process is not None and self.process.running:
+            # If it cannot be told, stopping it is all that is left.
+            with contextlib.suppress(BotFault):
+                self.process.send(error_line, time.monotonic() + 0.1)
+        self._queue = []
+        self.stop()
+
+    def close(self) -> int | None:
+        """End the session: send ``bye`` and let the bot exit; return its exit status."""
+        process = self.process
+        if process is None:
+            return None
+        if process.running:
+            # Already unreachable: stop() below ends it.
+            with contextlib.suppress(BotFault):
+                process.send(encode(BYE), time.monotonic() + 0.5)
+        status = process.stop(grace_s=BYE_GRACE_S)
+        self.process = None
+        return status
+
+    def stop(self) -> None:
+        """Stop the process at once (TERM, then KILL to its group)."""
+        if self.process is not None:
+            self.process.stop(grace_s=0.0)
+            self.process = None
+
+    # ------------------------------------------------------------------ internals
+
+    def _launch(self) -> None:
+        self.stop()
+        log_path = None
+        if self.log_dir is not None:
+            self.log_dir.mkdir(parents=True, exist_ok=True)
+            log_path = self.log_dir / f"{self.name}.stderr.log"
+        process = BotProcess(self.spec, log_path=log_path)
+        self.starts += 1
+        process.start()
+        self.process = process
+        hello = hello_message(self.limits)
+        deadline = time.monotonic() + self.limits.startup_ms / 1000.0
+        try:
+            process.send(encode(hello), deadline)
+            reply = decode_reply(process.read_line(deadline), "ready")
+        except BotFault as fault:
+            self.stop()
+            raise BotFault(fault.kind, f"handshake failed: {fault.detail}") from None
+        self.ready = reply
+
+    def _require_process(self) -> BotProcess:
+        if self.process is None:
+            raise BotFault(FaultKind.CRASH, "is not running")
+        return self.process

@@ -1,0 +1,267 @@
+"""One bot process: its own process group, pipes with deadlines, capped logs.
+
+Reads are non-blocking (poll + os.read) with a cap on the line length, so a
+bot that floods a line without a newline or stops answering cannot stall
+the referee; stderr is drained by a thread into a size-capped log; stopping
+sends SIGTERM then SIGKILL to the whole process group, so helpers a bot
+started die with it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import re
+import select
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import BinaryIO
+
+from arena.bots.spec import BotSpec
+from arena.errors import BotFault, FaultKind
+from arena.protocol import MAX_LINE_BYTES
+
+log = logging.getLogger(__name__)
+
+#: Bytes of a bot's stderr kept per process; the rest is read and dropped.
+STDERR_CAP = 1 << 20
+#: Seconds between SIGTERM and SIGKILL when stopping a bot.
+TERM_GRACE_S = 0.2
+#: While waiting for a reply, how often to check whether the bot has exited.
+EXIT_CHECK_S = 0.1
+_READ_CHUNK = 1 << 16
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.\-]+")
+
+
+class BotProcess:
+    """A running bot: write lines to it, read lines from it, each against a deadline."""
+
+    def __init__(self, spec: BotSpec, *, log_path: Path | None = None) -> None:
+        self.spec = spec
+        self.log_path = log_path
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.scratch: str | None = None
+        self._buffer = bytearray()
+        self._scanned = 0
+        self._stderr_thread: threading.Thread | None = None
+        self._in_fd = -1
+        self._out_fd = -1
+        self._poll_in = select.poll()
+        self._poll_out = select.poll()
+
+    # ------------------------------------------------------------------ life
+
+    def start(self) -> None:
+        """Start the bot in a fresh scratch folder with a minimal environment.
+
+        Raises:
+            BotFault: ``crash`` when the program cannot be executed.
+        """
+        self.scratch = tempfile.mkdtemp(prefix=f"arena-{_UNSAFE.sub('_', self.spec.name)}-")
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
+            "HOME": self.scratch,
+            "TMPDIR": self.scratch,
+            "LANG": "C.UTF-8",
+            "PYTHONUNBUFFERED": "1",
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+        try:
+            self.proc = subprocess.Popen(
+                self.spec.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=self.scratch,
+                env=env,
+                start_new_session=True,
+                close_fds=True,
+                bufsize=0,
+            )
+        except OSError as error:
+            self._remove_scratch()
+            raise BotFault(FaultKind.CRASH, f"cannot start {self.spec.command}: {error}") from None
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        assert self.proc.stderr is not None
+        self._in_fd = self.proc.stdin.fileno()
+        self._out_fd = self.proc.stdout.fileno()
+        os.set_blocking(self._in_fd, False)
+        os.set_blocking(self._out_fd, False)
+        self._poll_in = select.poll()
+        self._poll_in.register(self._out_fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+        self._poll_out = select.poll()
+        self._poll_out.register(self._in_fd, select.POLLOUT | select.POLLERR)
+        self._buffer = bytearray()
+        self._scanned = 0
+        self._stderr_thread = threading.Thread(
+            target=_drain,
+            args=(self.proc.stderr, self.log_path),
+            name=f"stderr-{self.spec.name}",
+            daemon=True,
+        )
+        self._stderr_thread.start()
+        log.debug("%s: started pid %d: %s", self.spec.name, self.proc.pid, self.spec.command)
+
+    @property
+    def running(self) -> bool:
+        """Whether the process has been started and has not exited."""
+        return self.proc is not None and self.proc.poll() is None
+
+    def stop(self, *, grace_s: float = TERM_GRACE_S) -> int | None:
+        """Stop the bot and everything in its process group; return its exit status.
+
+        Waits up to ``grace_s`` for the bot to exit by itself (after ``bye``),
+        then SIGTERM, then SIGKILL to the whole group.
+        """
+        proc = self.proc
+        if proc is None:
+            return None
+        for stream in (proc.stdin, proc.stdout):
+            if stream is not None:
+                stream.close()
+        status = _wait(proc, grace_s)
+        if status is None:
+            _signal_group(proc.pid, signal.SIGTERM)
+            status = _wait(proc, TERM_GRACE_S)
+        _signal_group(proc.pid, signal.SIGKILL)  # also any child left behind in the group
+        if status is None:
+            status = proc.wait()
+        if self._stderr_thread is not None:
+            self._stderr_thread.join(timeout=1.0)
+        if proc.stderr is not None and (
+            self._stderr_thread is None or not self._stderr_thread.is_alive()
+        ):
+            proc.stderr.close()
+        self.proc = None
+        self._remove_scratch()
+        log.debug("%s: stopped, status %s", self.spec.name, status)
+        return status
+
+    def _remove_scratch(self) -> None:
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.scratch = None
+
+    # ------------------------------------------------------------------ pipes
+
+    def send(self, data: bytes, deadline: float) -> None:
+        """Write ``data`` whole before ``deadline`` (a time.monotonic() value).
+
+        Raises:
+            BotFault: ``crash`` if the bot is gone, ``timeout`` if it does not
+                read its input in time.
+        """
+        view = memoryview(data)
+        fd = self._in_fd
+        while view:
+            try:
+                written = os.write(fd, view)
+            except BlockingIOError:
+                written = 0
+            except (BrokenPipeError, ConnectionResetError, ValueError, OSError):
+                raise BotFault(FaultKind.CRASH, self._gone("stopped reading its input")) from None
+            view = view[written:]
+            if view:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not self._poll_out.poll(_ms(remaining)):
+                    raise BotFault(FaultKind.TIMEOUT, "did not read its input in time")
+
+    def read_line(self, deadline: float) -> bytes:
+        """The next line the bot writes (without its newline), before ``deadline``.
+
+        Raises:
+            BotFault: ``timeout`` past the deadline, ``crash`` when the bot
+                closes its output or exits, ``malformed`` for a line longer
+                than :data:`MAX_LINE_BYTES`.
+        """
+        buffer = self._buffer
+        while True:
+            end = buffer.find(b"\n", self._scanned)
+            if end >= 0:
+                line = bytes(buffer[:end])
+                del buffer[: end + 1]
+                self._scanned = 0
+                return line
+            self._scanned = len(buffer)
+            if len(buffer) > MAX_LINE_BYTES:
+                raise BotFault(
+                    FaultKind.MALFORMED, f"wrote a line longer than {MAX_LINE_BYTES} bytes"
+                )
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise BotFault(FaultKind.TIMEOUT, "did not answer in time")
+            if not self._poll_in.poll(_ms(min(remaining, EXIT_CHECK_S))):
+                # Nothing yet. A bot that exited while a child of its own still
+                # holds its output open would only time out: notice the exit.
+                if self.proc is not None and self.proc.poll() is not None:
+                    raise BotFault(FaultKind.CRASH, self._gone("the bot process ended"))
+                continue
+            try:
+                chunk = os.read(self._out_fd, _READ_CHUNK)
+            except BlockingIOError:
+                continue
+            except (OSError, ValueError):
+                chunk = b""
+            if not chunk:
+                raise BotFault(FaultKind.CRASH, self._gone("closed its output"))
+            buffer += chunk
+
+    def _gone(self, what: str) -> str:
+        proc = self.proc
+        status = _wait(proc, 0.05) if proc is not None else None
+        if status is None:
+            return what
+        if status < 0:
+            try:
+                name = signal.Signals(-status).name
+            except ValueError:
+                name = f"signal {-status}"
+            return f"{what}: killed by {name}"
+        return f"{what}: exited with status {status}"
+
+
+def _ms(seconds: float) -> int:
+    return max(1, int(seconds * 1000) + 1)
+
+
+def _wait(proc: subprocess.Popen[bytes], timeout_s: float) -> int | None:
+    try:
+        return proc.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def _signal_group(pgid: int, sig: signal.Signals) -> None:
+    # ProcessLookupError: the group is already gone.
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)
+
+
+def _drain(stream: BinaryIO, path: Path | None) -> None:
+    """Copy a bot's stderr to ``path`` up to :data:`STDERR_CAP` bytes; drop the rest.
+
+    Reading goes on past the cap, so a bot flooding stderr never blocks.
+    """
+    sink = open(path, "ab") if path is not None else None  # noqa: SIM115 - closed below
+    kept = 0
+    try:
+        while chunk := stream.read(_READ_CHUNK):
+            if sink is None or kept >= STDERR_CAP:
+                continue
+            part = chunk[: STDERR_CAP - kept]
+            sink.write(part)
+            kept += len(part)
+            if kept >= STDERR_CAP:
+                sink.write(f"\n[arena: stderr capped at {STDERR_CAP} bytes]\n".encode())
+            sink.flush()
+    except (OSError, ValueError):
+        pass  # the pipe was closed under us by stop(): nothing more to drain
+    finally:
+        if sink is not None:
+            sink.close()

@@ -1,0 +1,201 @@
+"""BOT arguments: ``NAME=COMMAND``, ``COMMAND`` or a folder with a ``bot.toml``.
+
+A command is split like a shell would (shlex) and later run without a shell,
+in a scratch folder; so every relative path in it is resolved here, against
+the folder arena was started in or, for a ``bot.toml``, the manifest's
+folder. A bot that cannot be started at all (no such program or file) is an
+error now, before any game runs.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tomllib
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from arena.errors import BotError
+
+MANIFEST = "bot.toml"
+_NAME = re.compile(r"^[A-Za-z0-9_.\-]+$")
+#: Extensions of files a bot command names (scripts, archives): such a token must exist.
+_FILE_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".jar", ".rb", ".pl", ".sh", ".lua", ".exe")
+#: Interpreter names replaced by arena's own interpreter: version managers put a
+#: shim there (pyenv's costs ~60 ms a start), and a bot should get a real Python.
+_PYTHON_NAMES = ("python", "python3")
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot ready to start: its display name, the resolved argv, and where it came from."""
+
+    name: str
+    argv: tuple[str, ...]
+    source: str
+    build: tuple[str, ...] | None = None
+    home: Path | None = None
+    named: bool = False
+
+    @property
+    def command(self) -> str:
+        """The resolved command as one shell-quoted line, for logs and records."""
+        return shlex.join(self.argv)
+
+
+def parse_bot(text: str, base: Path | None = None) -> BotSpec:
+    """Read one BOT argument.
+
+    Args:
+        text: ``NAME=COMMAND``, ``COMMAND`` or a folder holding ``bot.toml``.
+        base: folder relative paths are resolved against (default: cwd).
+
+    Raises:
+        BotError: for an empty command, a bad manifest, a missing program
+            or file.
+    """
+    base = (base or Path.cwd()).resolve()
+    name = ""
+    command = text.strip()
+    head, sep, rest = command.partition("=")
+    if sep and _NAME.match(head) and not os.path.exists(base / command):
+        name, command = head, rest.strip()
+    if not command:
+        raise BotError(f"bot {text!r} has no command")
+    folder = (base / command).expanduser()
+    if folder.is_dir():
+        return _from_manifest(folder, name, text)
+    argv = _resolve(_split(command, text), base, name or text)
+    return BotSpec(name=name or _derive_name(argv), argv=argv, source=text, named=bool(name))
+
+
+def parse_bots(texts: list[str], base: Path | None = None) -> list[BotSpec]:
+    """Read several BOT arguments, giving each a unique name.
+
+    A name derived from a command that is already taken gets a number
+    (``random_bot``, ``random_bot-2``), so the same bot can play itself;
+    names given explicitly must be unique.
+
+    Raises:
+        BotError: as :func:`parse_bot`, or for two bots given the same name.
+    """
+    specs = [parse_bot(text, base) for text in texts]
+    explicit = [spec.name for spec in specs if spec.named]
+    taken: set[str] = set()
+    unique = []
+    for spec in specs:
+        name = spec.name
+        if spec.named:
+            if explicit.count(name) > 1:
+                raise BotError(f"two bots are named {name!r}: give each its own NAME=COMMAND")
+        else:
+            number = 1
+            while name in taken or name in explicit:
+                number += 1
+                name = f"{spec.name}-{number}"
+        taken.add(name)
+        unique.append(replace(spec, name=name))
+    return unique
+
+
+def build_bot(spec: BotSpec) -> None:
+    """Run a manifest's ``build`` command once, in the manifest's folder.
+
+    Raises:
+        BotError: when the build fails.
+    """
+    if spec.build is None:
+        return
+    done = subprocess.run(
+        spec.build, cwd=spec.home, capture_output=True, text=True, check=False, timeout=600
+    )
+    if done.returncode != 0:
+        last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+        raise BotError(
+            f"bot {spec.name!r}: build {shlex.join(spec.build)!r} failed "
+            f"(exit {done.returncode}): {last[0]}"
+        )
+    program = spec.argv[0]
+    if "/" in program and not (os.path.isfile(program) and os.access(program, os.X_OK)):
+        raise BotError(f"bot {spec.name!r}: the build did not produce an executable {program}")
+
+
+def _from_manifest(folder: Path, name: str, text: str) -> BotSpec:
+    path = folder / MANIFEST
+    if not path.is_file():
+        raise BotError(f"bot {text!r} is a folder without a {MANIFEST}")
+    try:
+        manifest = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise BotError(f"{path}: not a valid TOML manifest: {error}") from None
+    run = manifest.get("run")
+    if not isinstance(run, str) or not run.strip():
+        raise BotError(f"{path}: 'run' must be the bot's command, as a string")
+    build_text = manifest.get("build")
+    if build_text is not None and not isinstance(build_text, str):
+        raise BotError(f"{path}: 'build' must be a command, as a string")
+    manifest_name = manifest.get("name")
+    if manifest_name is not None and not isinstance(manifest_name, str):
+        raise BotError(f"{path}: 'name' must be a string")
+    display = name or manifest_name or folder.name
+    # The build runs in the manifest's folder, so its command needs no resolving.
+    build = _split(build_text, str(path)) if build_text else None
+    # The program may be produced by the build, so it is checked after building.
+    argv = _resolve(_split(run, str(path)), folder, display, check_files=build is None)
+    return BotSpec(name=display, argv=argv, source=text, build=build, home=folder)
+
+
+def _split(command: str, where: str) -> tuple[str, ...]:
+    try:
+        argv = tuple(shlex.split(command))
+    except ValueError as error:
+        raise BotError(f"bot {where!r}: cannot split the command: {error}") from None
+    if not argv:
+        raise BotError(f"bot {where!r} has an empty command")
+    return argv
+
+
+def _resolve(
+    argv: tuple[str, ...], base: Path, name: str, *, check_files: bool = True
+) -> tuple[str, ...]:
+    program, *args = argv
+    resolved_args = [_resolve_path(arg, base) for arg in args]
+    if check_files:
+        for arg, original in zip(resolved_args, args, strict=True):
+            if original.endswith(_FILE_SUFFIXES) and not os.path.exists(arg):
+                raise BotError(f"bot {name!r}: no such file: {original}")
+    if program in _PYTHON_NAMES:
+        return (sys.executable, *resolved_args)
+    if "/" in program:
+        path = _resolve_path(program, base)
+        if check_files and not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            why = "not executable" if os.path.exists(path) else "no such file"
+            raise BotError(f"bot {name!r}: cannot start {program}: {why}")
+        return (path, *resolved_args)
+    found = shutil.which(program)
+    if found is None:
+        if check_files:
+            raise BotError(f"bot {name!r}: cannot start {program}: no such program on PATH")
+        return (program, *resolved_args)
+    return (found, *resolved_args)
+
+
+def _resolve_path(token: str, base: Path) -> str:
+    """An absolute path for a token naming an existing file or folder under ``base``."""
+    if token.startswith("-") or os.path.isabs(token) or any(c.isspace() for c in token):
+        return token
+    candidate = base / token
+    if candidate.exists() or token.endswith(_FILE_SUFFIXES) or token.startswith("."):
+        return str(candidate.resolve())
+    return token
+
+
+def _derive_name(argv: tuple[str, ...]) -> str:
+    for token in reversed(argv):
+        if os.path.isfile(token):
+            return Path(token).stem
+    return Path(argv[0]).stem

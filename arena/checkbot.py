@@ -1,0 +1,249 @@
+"""``arena check-bot``: a protocol conformance report for one bot.
+
+The bot plays real games through the referee (as seat 0, against in-process
+random opponents) under every rule option, including hand-built deals that
+put it in a Dog's Life, a blind Dog's Life, a face-up Dog's Life and a
+``no_picture`` declaration. Each check passes or fails with a reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.bots.player import ProcessPlayer
+from arena.bots.spec import BotSpec
+from arena.errors import FaultKind
+from arena.game import Rules
+from arena.game.cards import CARD_INDEX
+from arena.game.decks import DeckSource, StackedDecks, stack_deal
+from arena.players import RandomPlayer
+from arena.protocol import Limits
+from arena.referee import Fault, GameResult, Player, play_game
+
+JSON = dict[str, Any]
+
+
+@dataclass
+class Check:
+    """One line of the report."""
+
+    name: str
+    passed: bool
+    detail: str = ""
+
+
+@dataclass
+class _Recorder:
+    """Wraps the bot's player to see the requests it was sent and its answers."""
+
+    inner: ProcessPlayer
+    asked: list[tuple[str, list[str], str]] = field(default_factory=list)
+    slowest_ms: float = 0.0
+    name: str = ""
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        self.name = self.inner.name
+        self.description = self.inner.description
+
+    def start_game(self, message: JSON, line: bytes) -> None:
+        self.inner.start_game(message, line)
+
+    def deliver(self, message: JSON, line: bytes) -> None:
+        self.inner.deliver(message, line)
+
+    def request(self, message: JSON, line: bytes, timeout_s: float) -> tuple[str, float]:
+        move, ms = self.inner.request(message, line, timeout_s)
+        self.asked.append((message["action"], message["legal"], move))
+        self.slowest_ms = max(self.slowest_ms, ms)
+        return move, ms
+
+    def end_game(self) -> None:
+        self.inner.end_game()
+
+    def abandon(self, error_line: bytes | None) -> None:
+        self.inner.abandon(error_line)
+
+
+class _TrumpSpades(RandomPlayer):
+    """A random opponent that always names spades, so hand-built deals stay predictable."""
+
+    def _choose(self, request: JSON) -> str:
+        return "S" if request["action"] == "trump" else super()._choose(request)
+
+
+def _cards(text: str) -> list[int]:
+    return [CARD_INDEX[card] for card in text.split()]
+
+
+def _dog_decks() -> DeckSource:
+    """Deals in which seat 0 cannot take a trick in hand 1 nor with its dog card in hand 2.
+
+    Seat 0 holds 2C..8C while every opponent holds two higher clubs and
+    hearts are trumps; in hand 2 (spades named by an opponent) its one card
+    is 2C.
+    """
+    hand_1 = stack_deal(
+        4,
+        0,
+        {
+            0: _cards("2C 3C 4C 5C 6C 7C 8C"),
+            1: _cards("9C TC 3H 4H 5H 6H 7H"),
+            2: _cards("JC QC 8H 9H TH JH QH"),
+            3: _cards("KC AC KH AH 2D 3D 4D"),
+        },
+        hand_size=7,
+        turn_up=CARD_INDEX["2H"],
+    )
+    hand_2 = stack_deal(
+        4,
+        1,
+        {0: _cards("2C")},
+        hand_size=6,
+        statuses=["dog", "active", "active", "active"],
+    )
+    return StackedDecks(
+        {("cut", 0): _cards("AS 2D 3D 4D"), ("deal", 1): hand_1, ("deal", 2): hand_2}
+    )
+
+
+def _no_picture_decks() -> DeckSource:
+    """Hand 1 gives seat 0 nothing above a ten."""
+    hand_1 = stack_deal(4, 0, {0: _cards("2C 3H 5D 7S 8C 9H TD")}, hand_size=7)
+    return StackedDecks({("cut", 0): _cards("AS 2D 3D 4D"), ("deal", 1): hand_1})
+
+
+RULE_VARIANTS: tuple[tuple[str, JSON], ...] = (
+    ("standard rules", {}),
+    ("dog_life=expanded", {"dog_life": "expanded"}),
+    ("dog_life=none", {"dog_life": "none"}),
+    ("dog_first_hand_only", {"dog_first_hand_only": True}),
+    ("blind_dog", {"blind_dog": True}),
+    ("upside_dog", {"upside_dog": True}),
+    ("rainbow", {"rainbow": True}),
+    ("no_picture", {"no_picture": True}),
+    ("trumps_broken", {"trumps_broken": True}),
+    ("eliminated_deals", {"eliminated_deals": True}),
+    ("sweep_wins", {"sweep_wins": True}),
+    ("tie_break=random", {"tie_break": "random"}),
+    ("2 players", {"players": 2}),
+    ("7 players", {"players": 7}),
+    (
+        "every option at once",
+        {
+            "dog_life": "expanded",
+            "blind_dog": True,
+            "upside_dog": True,
+            "rainbow": True,
+            "no_picture": True,
+            "trumps_broken": True,
+            "eliminated_deals": True,
+            "players": 5,
+        },
+    ),
+)
+
+
+def check_bot(spec: BotSpec, limits: Limits, *, games: int = 20, seed: int = 1) -> Iterator[Check]:
+    """Run every check against the bot, yielding each result as it is known."""
+    player = ProcessPlayer(spec, limits)
+    bot = _Recorder(player)
+    played = 0
+    all_faults: list[Fault] = []
+
+    def game(rules: Rules, decks: DeckSource | None = None) -> GameResult:
+        nonlocal played
+        played += 1
+        opponents: list[Player] = [_TrumpSpades(f"opponent{s}") for s in range(1, rules.players)]
+        result = play_game(
+            [bot, *opponents],
+            rules,
+            seed=seed * 1000 + played,
+            game_id=f"check-{seed}-{played}",
+            limits=limits,
+            decks=decks,
+        )
+        if 0 in result.faults:
+            all_faults.append(result.faults[0])
+        return result
+
+    def fault_text(result: GameResult) -> str:
+        fault = result.faults.get(0)
+        return "" if fault is None else f"{fault.kind.value}: {fault.detail}"
+
+    try:
+        first = game(Rules())
+        handshake = player.ready is not None
+        yield Check(
+            "handshake",
+            handshake,
+            f"ready as {player.ready.get('name')!r}" if player.ready else fault_text(first),
+        )
+        if not handshake:
+            return
+        yield Check("plays a standard game", 0 not in first.faults, fault_text(first))
+
+        for label, options in RULE_VARIANTS:
+            result = game(Rules.from_dict(options))
+            yield Check(f"rules: {label}", 0 not in result.faults, fault_text(result))
+
+        situations: list[tuple[str, JSON, DeckSource, Callable[[list[str], str], bool]]] = [
+            ("dog: knocks or plays", {}, _dog_decks(), lambda legal, a: "knock" in legal),
+            (
+                "blind dog: plays unseen",
+                {"blind_dog": True},
+                _dog_decks(),
+                lambda legal, a: "blind" in legal,
+            ),
+            (
+                "face-up dog",
+                {"upside_dog": True},
+                _dog_decks(),
+                lambda legal, a: "knock" in legal,
+            ),
+            (
+                "no_picture declaration",
+                {"no_picture": True},
+                _no_picture_decks(),
+                lambda legal, a: a == "no_picture",
+            ),
+        ]
+        for label, options, decks, wanted in situations:
+            before = len(bot.asked)
+            result = game(Rules.from_dict(options), decks)
+            reached = any(wanted(legal, action) for action, legal, _ in bot.asked[before:])
+            if 0 in result.faults:
+                yield Check(label, False, fault_text(result))
+            else:
+                yield Check(label, reached, "" if reached else "the situation was not reached")
+
+        starts = player.starts
+        faults: list[str] = []
+        for _ in range(games):
+            result = game(Rules())
+            if 0 in result.faults:
+                faults.append(fault_text(result))
+        restarted = player.starts - starts
+        yield Check(
+            f"survives {games} games in one process",
+            not faults and restarted == 0,
+            faults[0] if faults else f"restarted {restarted} times" if restarted else "",
+        )
+        for kind, label in (
+            (FaultKind.TIMEOUT, "answers in time"),
+            (FaultKind.ILLEGAL, "only legal moves"),
+            (FaultKind.MALFORMED, "well-formed replies with the right ids"),
+            (FaultKind.CRASH, "never crashes"),
+        ):
+            bad = [f.detail for f in all_faults if f.kind is kind]
+            summary = f"{len(bot.asked)} requests in {played} games"
+            if kind is FaultKind.TIMEOUT:
+                summary += f", slowest {bot.slowest_ms:.1f} ms (limit {limits.move_ms} ms)"
+            yield Check(label, not bad, f"{len(bad)} faults, e.g. {bad[0]}" if bad else summary)
+    finally:
+        status = player.close()
+    yield Check(
+        "exits on bye", status == 0, "" if status == 0 else f"exit status {status} after bye"
+    )

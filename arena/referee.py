@@ -1,0 +1,253 @@
+"""The referee: plays one game between players with the rules engine.
+
+It sends each player what protocol v1 says it receives (``game_start``,
+``hand_start``, events, ``request``, ``hand_end``, ``game_end``), checks every
+answer (the player checks the wire format, the referee checks legality) and
+handles faults: the faulted seat is told why, stopped, played on by the
+fixed fallback (the first legal move) and placed below every seat that did
+not fault. It writes the replay as it goes.
+
+Players are anything with the :class:`Player` interface, so most tests use
+in-process fake players; :class:`arena.bots.player.ProcessPlayer` is the
+real thing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from arena.errors import BotFault, FaultKind, IllegalMove
+from arena.game import DeckSource, GameState, Rules, hand_start, request_state
+from arena.protocol import PROTOCOL_VERSION, Limits, encode
+
+JSON = dict[str, Any]
+
+
+class Player(Protocol):
+    """What the referee needs of a seat's player."""
+
+    name: str
+    description: str
+
+    def start_game(self, message: JSON, line: bytes) -> None:
+        """Get ready for a game (start a process, handshake) and take ``game_start``."""
+
+    def deliver(self, message: JSON, line: bytes) -> None:
+        """Take an information message (no answer)."""
+
+    def request(self, message: JSON, line: bytes, timeout_s: float) -> tuple[str, float]:
+        """Answer a request: the move and the milliseconds it took."""
+
+    def end_game(self) -> None:
+        """The game is over for this player (``game_end`` has been delivered)."""
+
+    def abandon(self, error_line: bytes | None) -> None:
+        """The player faulted: tell it why (``error_line``) if possible and stop it."""
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A fault of one seat in one game."""
+
+    kind: FaultKind
+    detail: str
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The outcome of one refereed game, and its replay."""
+
+    game_id: str
+    seed: int
+    names: tuple[str, ...]
+    placements: tuple[int, ...]
+    winner: int
+    faults: dict[int, Fault]
+    replay: list[JSON] = field(repr=False)
+    decisions: int = 0
+
+
+def play_game(
+    players: Sequence[Player],
+    rules: Rules,
+    *,
+    seed: int,
+    game_id: str,
+    limits: Limits | None = None,
+    header_extra: JSON | None = None,
+    decks: DeckSource | None = None,
+) -> GameResult:
+    """Referee one complete game and return its result and replay.
+
+    Never raises for a misbehaving player: every failure of a player is a
+    fault of its seat. ``decks`` replaces the decks derived from ``seed``
+    (hand-built positions for tests and ``check-bot``).
+    """
+    return _Game(players, rules, seed, game_id, limits or Limits(), header_extra, decks).run()
+
+
+class _Game:
+    def __init__(
+        self,
+        players: Sequence[Player],
+        rules: Rules,
+        seed: int,
+        game_id: str,
+        limits: Limits,
+        header_extra: JSON | None,
+        decks: DeckSource | None,
+    ) -> None:
+        if len(players) != rules.players:
+            raise ValueError(f"{len(players)} players for a {rules.players}-seat game")
+        self.players = players
+        self.rules = rules
+        self.seed = seed
+        self.game_id = game_id
+        self.limits = limits
+        self.state = GameState(rules, seed if decks is None else decks, game_id=game_id)
+        self.faults: dict[int, Fault] = {}
+        self.bank = [limits.bank_ms] * rules.players
+        self.cursor = 0
+        self.request_id = 0
+        self.decisions = 0
+        header: JSON = {
+            "type": "game",
+            "game": game_id,
+            "seed": seed,
+            "rules": rules.to_dict(),
+            "limits": limits.to_dict(),
+            "players": [
+                {"seat": seat, "name": p.name, "bot": p.description}
+                for seat, p in enumerate(players)
+            ],
+            "protocol": PROTOCOL_VERSION,
+        }
+        if header_extra:
+            header.update(header_extra)
+        self.replay: list[JSON] = [header]
+
+    def run(self) -> GameResult:
+        names = [p.name for p in self.players]
+        rules = self.rules.to_dict()
+        for seat, player in enumerate(self.players):
+            message = {
+                "type": "game_start",
+                "game": self.game_id,
+                "seat": seat,
+                "players": names,
+                "rules": rules,
+            }
+            try:
+                player.start_game(message, encode(message))
+            except BotFault as fault:
+                self._fault(seat, fault, None)
+        self._publish()
+        state = self.state
+        while (pending := state.pending) is not None:
+            seat, action, legal = pending
+            move, ms = self._ask(seat, action, legal)
+            record: JSON = {"type": "move", "seat": seat, "action": action, "move": move}
+            if ms is None:
+                record["ms"] = 0
+                record["fallback"] = True
+            else:
+                record["ms"] = round(ms)
+            self.replay.append(record)
+            state.apply(move)
+            self.decisions += 1
+            self._publish()
+        for seat, player in enumerate(self.players):
+            if seat not in self.faults:
+                player.end_game()
+        placements = state.placements
+        assert placements is not None  # the game is over
+        return GameResult(
+            game_id=self.game_id,
+            seed=self.seed,
+            names=tuple(names),
+            placements=tuple(placements),
+            winner=placements.index(1),
+            faults=dict(self.faults),
+            replay=self.replay,
+            decisions=self.decisions,
+        )
+
+    def _ask(self, seat: int, action: str, legal: list[str]) -> tuple[str, float | None]:
+        """The seat's move, or the fallback (with ``None`` ms) for a faulted seat."""
+        if seat in self.faults:
+            return legal[0], None
+        self.request_id += 1
+        request = {
+            "type": "request",
+            "id": self.request_id,
+            "action": action,
+            "legal": legal,
+            "state": request_state(self.state, seat),
+            "time": {"move_ms": self.limits.move_ms, "bank_ms": self.bank[seat]},
+        }
+        timeout_s = (self.limits.move_ms + self.bank[seat]) / 1000.0
+        try:
+            move, ms = self.players[seat].request(request, encode(request), timeout_s)
+            if move not in legal:
+                raise BotFault(FaultKind.ILLEGAL, self._why_illegal(move, seat))
+        except BotFault as fault:
+            self._fault(seat, fault, self.request_id)
+            return legal[0], None
+        over = ms - self.limits.move_ms
+        if over > 0:
+            self.bank[seat] = max(0, self.bank[seat] - int(over + 0.999))
+        return move, ms
+
+    def _why_illegal(self, move: str, seat: int) -> str:
+        try:
+            self.state.copy().apply(move, seat)
+        except IllegalMove as error:
+            return str(error)
+        return f"{move!r} is not legal"
+
+    def _fault(self, seat: int, fault: BotFault, request_id: int | None) -> None:
+        self.faults[seat] = Fault(fault.kind, fault.detail)
+        self.state.record_fault(seat, fault.kind.value, fault.detail)
+        error: JSON = {"type": "error", "message": f"{fault.kind.value}: {fault.detail}"}
+        if request_id is not None:
+            error["id"] = request_id
+        self.players[seat].abandon(encode(error))
+
+    def _publish(self) -> None:
+        """Send the engine's new records to the players and into the replay."""
+        log = self.state.log
+        players = self.players
+        faults = self.faults
+        for record in log[self.cursor :]:
+            self.replay.append(record)
+            if record["type"] == "deal":
+                for seat, player in enumerate(players):
+                    if seat not in faults:
+                        message = hand_start(record, seat)
+                        player.deliver(message, encode(message))
+                continue
+            line = encode(record)
+            for seat, player in enumerate(players):
+                if seat not in faults:
+                    player.deliver(record, line)
+        self.cursor = len(log)
+
+
+def write_replay(path: Path, replay: Sequence[JSON]) -> None:
+    """Write a replay as JSON lines (one record per line)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"".join(encode(record) for record in replay))
+
+
+def read_replay(path: Path) -> list[JSON]:
+    """Read a replay written by :func:`write_replay`.
+
+    Raises:
+        OSError, ValueError: when the file cannot be read or a line is not JSON.
+    """
+    with path.open(encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines if line.strip()]

@@ -1,0 +1,109 @@
+"""End to end: the sample bots (Python, JavaScript, C) through `play`, `replay`, `check-bot`.
+
+Real processes all the way (the C bot is built by `make test`).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli import main
+from arena.protocol import full_validator
+
+ROOT = Path(__file__).resolve().parent.parent
+PY_BOT = str(ROOT / "sample_bots/python/random_bot.py")
+JS_BOT = f"node {ROOT / 'sample_bots/javascript/random_bot.js'}"
+C_BOT = str(ROOT / "sample_bots/c/random_bot")
+NODE = shutil.which("node")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def c_bot_is_built() -> None:
+    assert Path(C_BOT).is_file(), "build the C bot first: make -C sample_bots/c (make test does)"
+    assert NODE is not None, "node is needed for the JavaScript sample bot"
+
+
+def test_play_three_languages_writes_a_valid_replay(tmp_path: Path) -> None:
+    replay = tmp_path / "game.jsonl"
+    args = ["play", f"py={PY_BOT}", f"js={JS_BOT}", f"c={C_BOT}", "--seed", "7"]
+    result = CliRunner().invoke(main, [*args, "--replay", str(replay)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "Seed 7: seat 0 py, seat 1 js, seat 2 c"
+    assert any(line.startswith("  Trick 1: ") for line in lines)
+    assert lines[-2].startswith("Result (seed 7): 1. ")
+    assert "faulted" not in result.output
+    records = [json.loads(line) for line in replay.read_text().splitlines()]
+    validator = full_validator("replay_line")
+    for record in records:
+        assert validator.is_valid(record), record
+    assert records[0]["type"] == "game" and records[-1]["type"] == "game_end"
+    assert [p["name"] for p in records[0]["players"]] == ["py", "js", "c"]
+
+    again = tmp_path / "again.jsonl"
+    CliRunner().invoke(main, [*args, "--replay", str(again), "--quiet"])
+    strip = [{k: v for k, v in r.items() if k != "ms"} for r in records]
+    assert strip == [
+        {k: v for k, v in json.loads(line).items() if k != "ms"}
+        for line in again.read_text().splitlines()
+    ], "same seed, same bots: the same game apart from timings"
+
+    shown = CliRunner().invoke(main, ["replay", str(replay)])
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.splitlines()[0] == "Game play-7, seed 7: py, js, c"
+    assert [line for line in shown.output.splitlines() if line.startswith("  Trick")] == [
+        line for line in lines if line.startswith("  Trick")
+    ]
+
+
+@pytest.mark.parametrize("bot", [PY_BOT, JS_BOT, C_BOT], ids=["python", "javascript", "c"])
+def test_sample_bots_pass_check_bot(bot: str) -> None:
+    result = CliRunner().invoke(main, ["check-bot", bot, "--games", "5"])
+    assert result.exit_code == 0, result.output
+    assert "FAIL" not in result.output
+    assert result.output.splitlines()[-1].endswith("all checks passed")
+
+
+def test_check_bot_fails_a_misbehaving_bot() -> None:
+    bad = f"python3 {ROOT / 'tests/bots/misbehave.py'} illegal check-bot-test"
+    result = CliRunner().invoke(main, ["check-bot", bad, "--games", "2", "--move-ms", "300"])
+    assert result.exit_code == 1
+    assert "  FAIL  only legal moves" in result.output
+    assert "  PASS  handshake" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["play", "python3 no_such_bot.py", PY_BOT], "no such file: no_such_bot.py"),
+        (["play", "./nope", PY_BOT], "cannot start ./nope: no such file"),
+        (["play", "no-such-program-xyz", PY_BOT], "no such program on PATH"),
+        (["play", f"a={PY_BOT}", f"a={C_BOT}"], "two bots are named 'a'"),
+        (["play", PY_BOT, C_BOT, "--rule", "dog_life=maybe"], "'dog_life' takes one of"),
+    ],
+)
+def test_bad_bots_and_rules_are_one_line_errors(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1, result.output
+    assert message in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert "Traceback" not in result.output
+
+
+def test_replay_of_garbage_is_a_one_line_error(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text("this is not a replay\n")
+    result = CliRunner().invoke(main, ["replay", str(junk)])
+    assert result.exit_code == 1
+    assert "not a readable replay" in result.output
+
+
+def test_the_same_bot_can_play_itself() -> None:
+    result = CliRunner().invoke(main, ["play", PY_BOT, PY_BOT, C_BOT, "--seed", "1", "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "random_bot-2" in result.output and "random_bot-3" in result.output

@@ -1,0 +1,92 @@
+"""BOT arguments: NAME=COMMAND, COMMAND, bot.toml folders; paths resolved; clear errors."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.bots.spec import build_bot, parse_bot, parse_bots
+from arena.errors import BotError
+
+
+def write_bot(folder: Path, name: str = "bot.py") -> Path:
+    script = folder / name
+    script.write_text("print('hi')\n")
+    return script
+
+
+def test_name_equals_command_with_relative_paths(tmp_path: Path) -> None:
+    write_bot(tmp_path)
+    spec = parse_bot("alice=python3 bot.py --level 3", tmp_path)
+    assert spec.name == "alice" and spec.named
+    assert spec.argv == (sys.executable, str(tmp_path / "bot.py"), "--level", "3")
+
+
+def test_name_is_derived_from_the_script(tmp_path: Path) -> None:
+    write_bot(tmp_path, "greedy_bot.py")
+    assert parse_bot("python3 greedy_bot.py", tmp_path).name == "greedy_bot"
+
+
+def test_derived_names_are_numbered_explicit_ones_must_differ(tmp_path: Path) -> None:
+    write_bot(tmp_path)
+    names = [s.name for s in parse_bots(["python3 bot.py", "python3 bot.py", "bot=true"], tmp_path)]
+    assert names == ["bot-2", "bot-3", "bot"]
+    with pytest.raises(BotError, match="two bots are named 'x'"):
+        parse_bots(["x=python3 bot.py", "x=python3 bot.py"], tmp_path)
+
+
+def test_manifest_folder_with_build(tmp_path: Path) -> None:
+    folder = tmp_path / "mybot"
+    folder.mkdir()
+    (folder / "make_run.sh").write_text("printf '#!/bin/sh\\n' > run.sh && chmod +x run.sh\n")
+    (folder / "bot.toml").write_text(
+        'name = "manifested"\nrun = "./run.sh"\nbuild = "sh make_run.sh"\n'
+    )
+    spec = parse_bot(str(folder), tmp_path)
+    assert spec.name == "manifested"
+    assert spec.argv == (str(folder / "run.sh"),)
+    build_bot(spec)
+    assert (folder / "run.sh").is_file()
+
+
+@pytest.mark.parametrize(
+    ("manifest", "message"),
+    [
+        ("run = 5", "'run' must be the bot's command"),
+        ("this is not toml", "not a valid TOML manifest"),
+        ('run = "./x"\nbuild = "false"', "build 'false' failed"),
+    ],
+)
+def test_bad_manifests(tmp_path: Path, manifest: str, message: str) -> None:
+    (tmp_path / "bot.toml").write_text(manifest)
+    with pytest.raises(BotError, match=message):
+        build_bot(parse_bot(str(tmp_path), tmp_path))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("python3 missing.py", "no such file: missing.py"),
+        ("./missing", "cannot start ./missing: no such file"),
+        ("definitely-not-a-program", "no such program on PATH"),
+        ("x=", "has no command"),
+        ("x=python3 'unclosed", "cannot split the command"),
+    ],
+)
+def test_bots_that_cannot_start_are_errors(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(BotError, match=message):
+        parse_bot(text, tmp_path)
+
+
+def test_not_executable_file(tmp_path: Path) -> None:
+    write_bot(tmp_path, "plain")
+    with pytest.raises(BotError, match="not executable"):
+        parse_bot("./plain", tmp_path)
+
+
+def test_folder_without_manifest(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(BotError, match=r"without a bot\.toml"):
+        parse_bot("empty", tmp_path)
