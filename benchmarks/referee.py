@@ -36,6 +36,8 @@ BOTS = {
     "c": str(ROOT / "sample_bots/c/random_bot"),
 }
 JSON = dict[str, Any]
+#: Best CPU seconds per decision of this process (the referee or the floor loop).
+CPU: dict[str, float] = {}
 
 
 class CapturingPlayer(ProcessPlayer):
@@ -59,10 +61,12 @@ def referee_run(players: list[CapturingPlayer], games: int, first: int) -> tuple
     """Seconds for ``games`` refereed games, and the decisions made."""
     decisions = 0
     start = time.perf_counter()
+    cpu = time.process_time()
     for game in range(first, first + games):
         result = play_game(players, Rules(), seed=game, game_id=f"bench-{game}")
         assert not result.faults, result.faults
         decisions += result.decisions
+    CPU["referee"] = min(CPU.get("referee", 1e9), (time.process_time() - cpu) / decisions)
     return time.perf_counter() - start, decisions
 
 
@@ -77,6 +81,7 @@ def floor_run(players: list[CapturingPlayer], order: list[tuple[int, int]]) -> f
         os.set_blocking(proc.stdin.fileno(), True)
         fds.append((proc.stdin.fileno(), proc.stdout.fileno()))
     start = time.perf_counter()
+    cpu = time.process_time()
     for seat, index in order:
         write_fd, read_fd = fds[seat]
         os.write(write_fd, players[seat].sent[index])
@@ -84,6 +89,7 @@ def floor_run(players: list[CapturingPlayer], order: list[tuple[int, int]]) -> f
         while not reply.endswith(b"\n"):
             reply += os.read(read_fd, 65536)
     elapsed = time.perf_counter() - start
+    CPU["floor"] = min(CPU.get("floor", 1e9), (time.process_time() - cpu) / len(order))
     for player in players:
         assert player.process is not None
         os.set_blocking(player.process._out_fd, False)
@@ -116,8 +122,12 @@ def measure(kind: str, games: int, rounds: int) -> JSON:
     finally:
         for player in players:
             player.close()
+    cpu = dict(CPU)
+    CPU.clear()
     return {
         "bot": kind,
+        "referee_cpu_us_per_decision": round(cpu["referee"] * 1e6, 2),
+        "floor_cpu_us_per_decision": round(cpu["floor"] * 1e6, 2),
         "decisions": decisions,
         "referee_us_per_decision": round(best_referee * 1e6, 2),
         "floor_us_per_decision": round(best_floor * 1e6, 2),
@@ -150,7 +160,9 @@ def main() -> None:
         print(
             f"referee with {figures['bot']} bots: {figures['referee_us_per_decision']:.1f} us "
             f"per decision, floor {figures['floor_us_per_decision']:.1f} us, "
-            f"ratio {figures['ratio']:.2f}"
+            f"ratio {figures['ratio']:.2f} (CPU of this process per decision: referee "
+            f"{figures['referee_cpu_us_per_decision']:.1f} us, floor "
+            f"{figures['floor_cpu_us_per_decision']:.1f} us)"
         )
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from arena.bots.player import ProcessPlayer
+from arena.bots.process import BotProcess
 from arena.bots.spec import parse_bot
 from arena.errors import FaultKind
 from arena.game import Rules
@@ -203,3 +204,18 @@ def test_persistent_bot_plays_many_games_in_one_process() -> None:
         status = bot.close()
     assert status == 0, "a polite bot exits 0 after bye"
     assert wait_for_no_leftovers(marker) == []
+
+
+def test_a_block_larger_than_the_pipe_is_written_whole() -> None:
+    """Writes that the pipe takes in parts arrive whole and in order (no byte twice)."""
+    echo = parse_bot(
+        f'echo={sys.executable} -c "import sys; sys.stdout.write(sys.stdin.readline())"'
+    )
+    process = BotProcess(echo)
+    process.start()
+    try:
+        line = b"x" * 300_000 + b"\n"  # several times a pipe's 64 KiB buffer
+        process.send(line, time.monotonic() + 10)
+        assert process.read_line(time.monotonic() + 10) == line[:-1]
+    finally:
+        process.stop()

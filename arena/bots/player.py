@@ -18,6 +18,7 @@ from arena.errors import BotFault, FaultKind
 from arena.protocol import BYE, Limits, decode_reply, encode, hello_message
 
 JSON = dict[str, Any]
+_monotonic = time.monotonic
 #: Seconds a bot is given to exit by itself after ``bye``.
 BYE_GRACE_S = 1.0
 
@@ -59,15 +60,18 @@ class ProcessPlayer:
             BotFault: on a late, missing, garbled or wrongly addressed reply.
                 Whether the move is legal is the referee's check.
         """
-        process = self._require_process()
-        self._queue.append(line)
-        data = b"".join(self._queue)
+        process = self.process
+        if process is None:
+            raise BotFault(FaultKind.CRASH, "is not running")
+        queue = self._queue
+        queue.append(line)
         self._queue = []
-        start = time.monotonic()
+        start = _monotonic()
         deadline = start + timeout_s
-        process.send(data, deadline)
-        reply = decode_reply(process.read_line(deadline), "move")
-        elapsed_ms = (time.monotonic() - start) * 1000.0
+        process.send(b"".join(queue), deadline)
+        raw = process.read_line(deadline)
+        elapsed_ms = (_monotonic() - start) * 1000.0
+        reply = decode_reply(raw, "move")
         if reply["id"] != message["id"]:
             raise BotFault(
                 FaultKind.MALFORMED, f"answered request {message['id']} with id {reply['id']}"
@@ -132,8 +136,3 @@ class ProcessPlayer:
             self.stop()
             raise BotFault(fault.kind, f"handshake failed: {fault.detail}") from None
         self.ready = reply
-
-    def _require_process(self) -> BotProcess:
-        if self.process is None:
-            raise BotFault(FaultKind.CRASH, "is not running")
-        return self.process

@@ -157,8 +157,17 @@ class BotProcess:
             BotFault: ``crash`` if the bot is gone, ``timeout`` if it does not
                 read its input in time.
         """
-        view = memoryview(data)
         fd = self._in_fd
+        written = 0
+        try:  # the common case: the pipe has room for the whole block at once
+            written = os.write(fd, data)
+            if written == len(data):
+                return
+        except BlockingIOError:
+            pass
+        except (BrokenPipeError, ConnectionResetError, ValueError, OSError):
+            raise BotFault(FaultKind.CRASH, self._gone("stopped reading its input")) from None
+        view = memoryview(data)[written:]
         while view:
             try:
                 written = os.write(fd, view)
@@ -210,6 +219,8 @@ class BotProcess:
                 chunk = b""
             if not chunk:
                 raise BotFault(FaultKind.CRASH, self._gone("closed its output"))
+            if not buffer and chunk.find(b"\n") == len(chunk) - 1:
+                return chunk[:-1]  # the common case: exactly one whole line arrived
             buffer += chunk
 
     def _gone(self, what: str) -> str:
