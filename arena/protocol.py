@@ -50,7 +50,7 @@ class Limits:
 
     def to_dict(self) -> dict[str, int]:
         """The ``limits`` object of ``hello`` and of the replay header."""
-        return asdict(self)
+        return {"startup_ms": self.startup_ms, "move_ms": self.move_ms, "bank_ms": self.bank_ms}
 
 
 def hello_message(limits: Limits) -> JSON:
@@ -142,6 +142,38 @@ def decode_reply(line: bytes, kind: str) -> JSON:
         ) from None
     result: JSON = message
     return result
+
+
+def decode_move(line: bytes, request_id: int) -> str:
+    """The move of a bot's answer to request ``request_id``, checked against the schema.
+
+    The common case costs one parse and a few type checks: a JSON object
+    whose ``type`` is ``"move"``, whose ``id`` is the int asked for and whose
+    ``move`` is a string satisfies the ``move`` definition of
+    ``bot_to_referee.json`` (extra fields are allowed there), which a test
+    checks against the schema itself. Anything else goes through the
+    compiled validator, which names what is wrong.
+
+    Raises:
+        BotFault: ``malformed`` for anything but a valid ``move`` with that id.
+    """
+    try:
+        reply = _loads(line)
+    except orjson.JSONDecodeError:
+        raise BotFault(FaultKind.MALFORMED, f"not JSON: {_clip(line)}") from None
+    if (
+        type(reply) is dict
+        and reply.get("type") == "move"
+        and type(reply.get("id")) is int
+        and type(move := reply.get("move")) is str
+    ):
+        if reply["id"] != request_id:
+            raise BotFault(
+                FaultKind.MALFORMED, f"answered request {request_id} with id {reply['id']}"
+            )
+        return move
+    reply = decode_reply(line, "move")  # raises, naming the problem
+    raise BotFault(FaultKind.MALFORMED, f"answered request {request_id} with id {reply['id']!r}")
 
 
 def _clip(line: bytes, limit: int = 120) -> str:

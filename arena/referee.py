@@ -110,6 +110,8 @@ class _Game:
         self.limits = limits
         self.state = GameState(rules, seed if decks is None else decks, game_id=game_id)
         self.faults: dict[int, Fault] = {}
+        #: (seat, player) of every seat that has not faulted: who still gets messages.
+        self.listening = list(enumerate(players))
         self.bank = [limits.bank_ms] * rules.players
         self.cursor = 0
         self.request_id = 0
@@ -147,19 +149,30 @@ class _Game:
                 self._fault(seat, fault, None)
         self._publish()
         state = self.state
+        replay = self.replay
+        ask = self._ask
+        publish = self._publish
         while (pending := state.pending) is not None:
             seat, action, legal = pending
-            move, ms = self._ask(seat, action, legal)
-            record: JSON = {"type": "move", "seat": seat, "action": action, "move": move}
+            move, ms = ask(seat, action, legal)
             if ms is None:
-                record["ms"] = 0
-                record["fallback"] = True
+                replay.append(
+                    {
+                        "type": "move",
+                        "seat": seat,
+                        "action": action,
+                        "move": move,
+                        "ms": 0,
+                        "fallback": True,
+                    }
+                )
             else:
-                record["ms"] = round(ms)
-            self.replay.append(record)
+                replay.append(
+                    {"type": "move", "seat": seat, "action": action, "move": move, "ms": round(ms)}
+                )
             state.apply(move)
             self.decisions += 1
-            self._publish()
+            publish()
         for seat, player in enumerate(self.players):
             if seat not in self.faults:
                 player.end_game()
@@ -211,6 +224,7 @@ class _Game:
 
     def _fault(self, seat: int, fault: BotFault, request_id: int | None) -> None:
         self.faults[seat] = Fault(fault.kind, fault.detail)
+        self.listening = [(s, p) for s, p in self.listening if s != seat]
         self.state.record_fault(seat, fault.kind.value, fault.detail)
         error: JSON = {"type": "error", "message": f"{fault.kind.value}: {fault.detail}"}
         if request_id is not None:
@@ -220,21 +234,21 @@ class _Game:
     def _publish(self) -> None:
         """Send the engine's new records to the players and into the replay."""
         log = self.state.log
-        players = self.players
-        faults = self.faults
-        for record in log[self.cursor :]:
-            self.replay.append(record)
+        end = len(log)
+        listening = self.listening
+        append = self.replay.append
+        for index in range(self.cursor, end):
+            record = log[index]
+            append(record)
             if record["type"] == "deal":
-                for seat, player in enumerate(players):
-                    if seat not in faults:
-                        message = hand_start(record, seat)
-                        player.deliver(message, encode(message))
+                for seat, player in listening:
+                    message = hand_start(record, seat)
+                    player.deliver(message, encode(message))
                 continue
             line = encode(record)
-            for seat, player in enumerate(players):
-                if seat not in faults:
-                    player.deliver(record, line)
-        self.cursor = len(log)
+            for _, player in listening:
+                player.deliver(record, line)
+        self.cursor = end
 
 
 def write_replay(path: Path, replay: Sequence[JSON]) -> None:

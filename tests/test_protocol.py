@@ -12,6 +12,8 @@ from typing import Any
 
 import fastjsonschema
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arena.errors import BotFault, FaultKind
 from arena.game import Rules
@@ -19,6 +21,7 @@ from arena.players import ScriptedPlayer
 from arena.protocol import (
     BYE,
     Limits,
+    decode_move,
     decode_reply,
     encode,
     full_validator,
@@ -130,3 +133,43 @@ def test_encode_is_one_compact_line() -> None:
     line = encode({"type": "event", "event": "play", "seat": 1, "card": "TD"})
     assert line == b'{"type":"event","event":"play","seat":1,"card":"TD"}\n'
     assert decode_reply(encode({"type": "move", "id": 1, "move": "TD"}), "move")["move"] == "TD"
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**63 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    request_id=st.integers(0, 2**40),
+    move=st.text(max_size=10),
+    extra=st.dictionaries(st.text(), json_values, max_size=3),
+)
+def test_decode_move_fast_path_accepts_only_schema_valid_replies(
+    request_id: int, move: str, extra: JSON
+) -> None:
+    """Whatever decode_move accepts, the schema accepts: the schema stays the authority."""
+    reply = {**extra, "type": "move", "id": request_id, "move": move}
+    line = encode(reply)
+    assert decode_move(line, request_id) == move
+    assert full_validator("bot_to_referee").is_valid(reply)
+
+
+@settings(max_examples=300, deadline=None)
+@given(reply=st.dictionaries(st.sampled_from(["type", "id", "move", "x"]), json_values))
+def test_decode_move_rejects_what_the_schema_rejects(reply: JSON) -> None:
+    valid = full_validator("bot_to_referee").is_valid(reply) and reply.get("type") == "move"
+    try:
+        decode_move(encode(reply), 5)
+        accepted = True
+    except BotFault as fault:
+        assert fault.kind is FaultKind.MALFORMED
+        accepted = False
+    assert accepted == (valid and reply["id"] == 5)

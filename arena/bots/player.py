@@ -15,7 +15,7 @@ from typing import Any
 from arena.bots.process import BotProcess
 from arena.bots.spec import BotSpec
 from arena.errors import BotFault, FaultKind
-from arena.protocol import BYE, Limits, decode_reply, encode, hello_message
+from arena.protocol import BYE, Limits, decode_move, decode_reply, encode, hello_message
 
 JSON = dict[str, Any]
 _monotonic = time.monotonic
@@ -71,12 +71,7 @@ class ProcessPlayer:
         process.send(b"".join(queue), deadline)
         raw = process.read_line(deadline)
         elapsed_ms = (_monotonic() - start) * 1000.0
-        reply = decode_reply(raw, "move")
-        if reply["id"] != message["id"]:
-            raise BotFault(
-                FaultKind.MALFORMED, f"answered request {message['id']} with id {reply['id']}"
-            )
-        return reply["move"], elapsed_ms
+        return decode_move(raw, message["id"]), elapsed_ms
 
     def end_game(self) -> None:
         """Write what is still queued (``game_end``); a bot gone by now faults nothing."""

@@ -9,7 +9,7 @@ option with its value, not only those that differ from the default.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Final
 
 from arena.errors import RuleError
@@ -63,8 +63,8 @@ class Rules:
         return self.dog_life != "none"
 
     def to_dict(self) -> dict[str, object]:
-        """The ``rules`` object of protocol v1: every option and its value."""
-        return asdict(self)
+        """The ``rules`` object of protocol v1: every option and its value (a fresh dict)."""
+        return {name: getattr(self, name) for name in OPTION_NAMES}
 
     def with_options(self, options: Mapping[str, object]) -> Rules:
         """A copy with some options changed; values may be typed or text.
