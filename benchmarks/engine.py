@@ -6,7 +6,7 @@ as simulations run, and once more with it on, as the referee runs. Each
 figure is the best of several rounds, since the machines are shared and
 noisy. Prints one JSON object and one human line.
 
-    .venv/bin/python benchmarks/engine.py [--players 4] [--games 4000] [--rounds 5]
+    .venv/bin/python benchmarks/engine.py [--players 4 7] [--games 3000] [--rounds 5]
 """
 
 from __future__ import annotations
@@ -15,9 +15,14 @@ import argparse
 import json
 import platform
 import random
+import sys
 import time
+from pathlib import Path
 
 from arena.game import GameState, Rules
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from naive_engine import play as naive_play
 
 
 def play_games(rules: Rules, games: int, seed: int, record: bool) -> tuple[float, int]:
@@ -52,6 +57,21 @@ def measure(rules: Rules, games: int, rounds: int, record: bool) -> dict[str, fl
     }
 
 
+def measure_naive(players: int, games: int, rounds: int) -> dict[str, float]:
+    """Best-of-``rounds`` games/s of the naive floor engine."""
+    best = float("inf")
+    decisions = 0
+    for round_no in range(rounds):
+        rng = random.Random(round_no)
+        start = time.perf_counter()
+        decisions = sum(naive_play(rng, players) for _ in range(games))
+        best = min(best, time.perf_counter() - start)
+    return {
+        "games_per_s": round(games / best, 1),
+        "decisions_per_game": round(decisions / games, 2),
+    }
+
+
 def main() -> None:
     """Run the benchmark and print its figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -65,6 +85,7 @@ def main() -> None:
         results[f"{players}p"] = {
             "simulation": measure(rules, args.games, args.rounds, record=False),
             "recorded": measure(rules, args.games, args.rounds, record=True),
+            "naive_floor": measure_naive(players, args.games, args.rounds),
         }
     report = {
         "benchmark": "engine",
@@ -76,11 +97,13 @@ def main() -> None:
     }
     print(json.dumps(report))
     for key, figures in results.items():
-        sim, rec = figures["simulation"], figures["recorded"]
+        sim, rec, naive = figures["simulation"], figures["recorded"], figures["naive_floor"]
         print(
             f"engine {key}: {sim['games_per_s']:.0f} games/s "
             f"({sim['decisions_per_s']:.0f} decisions/s) without the log, "
-            f"{rec['games_per_s']:.0f} games/s with it"
+            f"{rec['games_per_s']:.0f} games/s with it; naive standard-rules floor "
+            f"{naive['games_per_s']:.0f} games/s (engine/naive "
+            f"{sim['games_per_s'] / naive['games_per_s']:.2f})"
         )
 
 

@@ -303,20 +303,22 @@ class GameState:
         statuses = self.statuses
         size = self.hand_size = HANDS + 1 - self.hand
         receivers = [s for s in self.rotations[(self.dealer + 1) % self.n] if statuses[s] != OUT]
-        count = sum(size if statuses[s] == ACTIVE else 1 for s in receivers)
+        actives = [s for s in receivers if statuses[s] == ACTIVE]
+        step = len(actives)
+        count = position = len(receivers) + step * (size - 1)
         deck = self.decks.draw("deal", self.deals, count + (1 if self.hand == 1 else 0))
         # One card at a time clockwise from the dealer's left: the first round
         # reaches every receiver, later rounds only the active (non-dog) seats.
-        dealt: list[list[int]] = [[] for _ in range(self.n)]
+        hands: list[list[str]] = [[] for _ in range(self.n)]
+        rest = deck[len(receivers) : count]
         for i, s in enumerate(receivers):
-            dealt[s].append(deck[i])
-        actives = [s for s in receivers if statuses[s] == ACTIVE]
-        rest = deck[len(receivers) :]
-        step = len(actives)
-        for i, s in enumerate(actives):
-            dealt[s] += rest[i : step * (size - 1) : step]
-        position = count
-        self.hands = hands = [[CARD_TEXT[c] for c in sorted(held)] for held in dealt]
+            if statuses[s] == ACTIVE:
+                held = [deck[i], *rest[actives.index(s) :: step]]
+                held.sort()
+                hands[s] = [CARD_TEXT[c] for c in held]
+            else:
+                hands[s] = [CARD_TEXT[deck[i]]]
+        self.hands = hands
         self.dog_cards = (
             {s: hands[s][0] for s in receivers if statuses[s] == DOG and not self.blind[s]}
             if self.rules.upside_dog
