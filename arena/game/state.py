@@ -233,8 +233,9 @@ class GameState:
                     self.best_seat = seat
             if suit == self.trump:
                 self.trump_played = True
-            trick.append((seat, move))
-            self.played.append((seat, move))
+            pair = (seat, move)
+            trick.append(pair)
+            self.played.append(pair)
             if self.record:
                 self.log.append({"type": "event", "event": "play", "seat": seat, "card": move})
         order = self.order
