@@ -18,6 +18,8 @@ import click
 
 from arena import __version__
 from arena.bots.player import ProcessPlayer
+from arena.bots.sandbox import PROTECTIONS, Capabilities, detect, require
+from arena.bots.selftest import ATTACKS, run_attacks
 from arena.bots.spec import build_bot, parse_bots
 from arena.checkbot import check_bot
 from arena.errors import ArenaError
@@ -69,6 +71,38 @@ def limit_options(command: F) -> F:
             help=f"Milliseconds {what}.",
         )(command)
     return command
+
+
+def sandbox_options(command: F) -> F:
+    """``--require`` and ``--no-sandbox``, shared by commands that run bots."""
+    command = click.option(
+        "--no-sandbox",
+        is_flag=True,
+        help="Run bots unconfined (their own process group and scratch folder only).",
+    )(command)
+    return click.option(
+        "--require",
+        "required",
+        default="",
+        metavar="LIST",
+        help=f"Refuse to start unless these protections are available: {','.join(PROTECTIONS)}.",
+    )(command)
+
+
+def sandbox_for(required: str, no_sandbox: bool) -> Capabilities | None:
+    """The layers to confine bots in, after checking what ``--require`` asks for.
+
+    Raises:
+        click.ClickException: naming a required protection that is missing.
+    """
+    wanted = [name.strip() for name in required.split(",") if name.strip()]
+    if no_sandbox:
+        if wanted:
+            raise click.UsageError("--require and --no-sandbox contradict each other")
+        return None
+    capabilities = detect()
+    domain(lambda: require(capabilities, wanted))
+    return capabilities
 
 
 rule_option = click.option(
@@ -152,6 +186,7 @@ def simulate(
 )
 @rule_option
 @limit_options
+@sandbox_options
 @click.option("--quiet", is_flag=True, help="Print only the result line.")
 def play(
     bots: Sequence[str],
@@ -162,6 +197,8 @@ def play(
     move_ms: int,
     bank_ms: int,
     startup_ms: int,
+    required: str,
+    no_sandbox: bool,
     quiet: bool,
 ) -> None:
     """Play one game between bots, narrated trick by trick.
@@ -183,13 +220,22 @@ def play(
         raise click.UsageError("the number of players is the number of bots given")
     game_rules = build_rules(len(specs), assignments)
     limits = Limits(startup_ms=startup_ms, move_ms=move_ms, bank_ms=bank_ms)
+    sandbox = sandbox_for(required, no_sandbox)
     for spec in specs:
         domain(partial(build_bot, spec))
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    players = [ProcessPlayer(spec, limits, log_dir=log_dir) for spec in specs]
+    players = [ProcessPlayer(spec, limits, log_dir=log_dir, sandbox=sandbox) for spec in specs]
+    layers = list(sandbox.layers) if sandbox is not None else []
     try:
-        result = play_game(players, game_rules, seed=seed, game_id=f"play-{seed}", limits=limits)
+        result = play_game(
+            players,
+            game_rules,
+            seed=seed,
+            game_id=f"play-{seed}",
+            limits=limits,
+            header_extra={"sandbox": layers},
+        )
     finally:
         for player in players:
             player.close()
@@ -258,6 +304,49 @@ def _replay_file(path: Path, game_id: str | None) -> Path:
     raise click.ClickException(
         f"{folder} holds {len(files)} replays: choose one with --game, e.g. --game {files[0].stem}"
     )
+
+
+@main.command()
+@click.option(
+    "--attack",
+    "attacks",
+    multiple=True,
+    type=click.Choice([name for name, _ in ATTACKS]),
+    help="Run only this attack (repeatable).",
+)
+@click.option("--no-sandbox", is_flag=True, help="Run the probes unconfined, to see them escape.")
+def sandbox(attacks: Sequence[str], no_sandbox: bool) -> None:
+    """Show the sandbox layers this machine offers, and attack them.
+
+    Hostile probe bots try to reach the network, write outside their scratch
+    folder, read /etc/shadow, fork-bomb, allocate 4 GiB, leave an orphan
+    process and signal the referee; each attack is observed from outside.
+    Exit status 1 if any attack is not contained.
+
+    \b
+    Example:
+        arena sandbox --attack net --attack write
+    """
+    capabilities = None if no_sandbox else detect()
+    if capabilities is None:
+        click.echo("Sandbox: off (--no-sandbox): bots get only their own process group.")
+    else:
+        click.echo(f"Sandbox layers: {', '.join(capabilities.layers)}")
+        for name in PROTECTIONS:
+            state = "available" if capabilities.provides(name) else "NOT available"
+            click.echo(f"  {name:<10} {state}")
+        for note in capabilities.notes:
+            click.echo(f"  note: {note}")
+    click.echo("Self-test (hostile probe bots):")
+    escaped = 0
+    for outcome in run_attacks(capabilities, tuple(attacks) or None):
+        mark = "contained    " if outcome.contained else "NOT contained"
+        escaped += not outcome.contained
+        click.echo(f"  {mark}  {outcome.description}  ({outcome.evidence})")
+    if escaped:
+        click.echo(f"{escaped} attacks were not contained")
+        sys.exit(1)
+    click.echo("every attack was contained")
 
 
 @main.command("check-bot")

@@ -107,3 +107,44 @@ def test_the_same_bot_can_play_itself() -> None:
     result = CliRunner().invoke(main, ["play", PY_BOT, PY_BOT, C_BOT, "--seed", "1", "--quiet"])
     assert result.exit_code == 0, result.output
     assert "random_bot-2" in result.output and "random_bot-3" in result.output
+
+
+def test_arena_sandbox_reports_layers_and_attacks() -> None:
+    result = CliRunner().invoke(main, ["sandbox", "--attack", "write", "--attack", "orphan"])
+    assert result.output.splitlines()[0].startswith("Sandbox layers: process-group")
+    assert "Self-test (hostile probe bots):" in result.output
+    lines = result.output.splitlines()
+    attacks = [line for line in lines if line.startswith(("  contained", "  NOT"))]
+    assert len(attacks) == 2
+    expected = 0 if all(line.startswith("  contained") for line in attacks) else 1
+    assert result.exit_code == expected
+
+
+def test_require_unknown_or_missing_protection_is_a_one_line_error() -> None:
+    result = CliRunner().invoke(main, ["play", PY_BOT, C_BOT, "--require", "net,walls"])
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        "Error: unknown protection 'walls'; known: net, fs, tree-kill, memory, processes, signals"
+    )
+
+
+def test_replay_header_names_the_sandbox_layers(tmp_path: Path) -> None:
+    replay = tmp_path / "g.jsonl"
+    args = ["play", PY_BOT, C_BOT, "--seed", "3", "--quiet", "--replay", str(replay)]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    header = json.loads(replay.read_text().splitlines()[0])
+    assert "rlimits" in header["sandbox"] and "process-group" in header["sandbox"]
+    unconfined = tmp_path / "u.jsonl"
+    args = [
+        "play",
+        PY_BOT,
+        C_BOT,
+        "--seed",
+        "3",
+        "--quiet",
+        "--no-sandbox",
+        "--replay",
+        str(unconfined),
+    ]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    assert json.loads(unconfined.read_text().splitlines()[0])["sandbox"] == []

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.bots.process import BotProcess
+from arena.bots.sandbox import Capabilities, detect
 from arena.bots.spec import BotSpec
 from arena.errors import BotFault, FaultKind
 from arena.protocol import BYE, Limits, decode_move, decode_reply, encode, hello_message
@@ -26,8 +27,17 @@ BYE_GRACE_S = 1.0
 class ProcessPlayer:
     """A seat played by a bot process."""
 
-    def __init__(self, spec: BotSpec, limits: Limits, *, log_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        spec: BotSpec,
+        limits: Limits,
+        *,
+        log_dir: Path | None = None,
+        sandbox: Capabilities | str | None = "detect",
+    ) -> None:
+        """A seat for ``spec``; ``sandbox`` is the layers to use ("detect": all found)."""
         self.spec = spec
+        self.sandbox: Capabilities | None = detect() if sandbox == "detect" else sandbox  # type: ignore[assignment]
         self.name = spec.name
         self.description = spec.command
         self.limits = limits
@@ -47,6 +57,8 @@ class ProcessPlayer:
         """
         if self.process is None or not self.process.running:
             self._launch()
+        else:
+            self.process.grant_game_cpu()
         self._queue = [line]
 
     def deliver(self, message: JSON, line: bytes) -> None:
@@ -118,7 +130,7 @@ class ProcessPlayer:
         if self.log_dir is not None:
             self.log_dir.mkdir(parents=True, exist_ok=True)
             log_path = self.log_dir / f"{self.name}.stderr.log"
-        process = BotProcess(self.spec, log_path=log_path)
+        process = BotProcess(self.spec, log_path=log_path, sandbox=self.sandbox)
         self.starts += 1
         process.start()
         self.process = process

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import BinaryIO
 
+from arena.bots.sandbox import LAYER_FAILED, Capabilities, Confinement, Limits, confine, grant_cpu
 from arena.bots.spec import BotSpec
 from arena.errors import BotFault, FaultKind
 from arena.protocol import MAX_LINE_BYTES
@@ -37,14 +38,37 @@ TERM_GRACE_S = 0.2
 EXIT_CHECK_S = 0.1
 _READ_CHUNK = 1 << 16
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.\-]+")
+#: Pids of the bot processes running now, in this process (spared when reaping leftovers).
+LIVE: set[int] = set()
 
 
 class BotProcess:
     """A running bot: write lines to it, read lines from it, each against a deadline."""
 
-    def __init__(self, spec: BotSpec, *, log_path: Path | None = None) -> None:
+    def __init__(
+        self,
+        spec: BotSpec,
+        *,
+        log_path: Path | None = None,
+        sandbox: Capabilities | None = None,
+        limits: Limits | None = None,
+    ) -> None:
+        """A bot ready to start.
+
+        Args:
+            spec: the bot.
+            log_path: where its stderr goes (size-capped); None drops it.
+            sandbox: the layers to confine it in; None runs it unconfined
+                (only its own process group, scratch folder and environment).
+            limits: its resource limits (default: for its runtime, with the
+                manifest's overrides).
+        """
         self.spec = spec
         self.log_path = log_path
+        self.sandbox = sandbox
+        self.limits = limits or Limits.for_command(spec.argv).merged(dict(spec.limits))
+        self.confinement: Confinement | None = None
+        self._stderr_start = _StderrStart()
         self.proc: subprocess.Popen[bytes] | None = None
         self.scratch: str | None = None
         self._buffer = bytearray()
@@ -72,9 +96,20 @@ class BotProcess:
             "PYTHONUNBUFFERED": "1",
             "PYTHONDONTWRITEBYTECODE": "1",
         }
+        argv = list(self.spec.argv)
+        if self.sandbox is not None:
+            self.confinement = confine(
+                argv,
+                Path(self.scratch),
+                self.limits,
+                self.sandbox,
+                read_paths=[str(self.spec.home)] if self.spec.home else [],
+                name=self.spec.name,
+            )
+            argv = self.confinement.argv
         try:
             self.proc = subprocess.Popen(
-                self.spec.argv,
+                argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -85,8 +120,9 @@ class BotProcess:
                 bufsize=0,
             )
         except OSError as error:
-            self._remove_scratch()
+            self._release()
             raise BotFault(FaultKind.CRASH, f"cannot start {self.spec.command}: {error}") from None
+        LIVE.add(self.proc.pid)
         assert self.proc.stdin is not None and self.proc.stdout is not None
         assert self.proc.stderr is not None
         self._in_fd = self.proc.stdin.fileno()
@@ -99,9 +135,10 @@ class BotProcess:
         self._poll_out.register(self._in_fd, select.POLLOUT | select.POLLERR)
         self._buffer = bytearray()
         self._scanned = 0
+        self._stderr_start = _StderrStart()
         self._stderr_thread = threading.Thread(
             target=_drain,
-            args=(self.proc.stderr, self.log_path),
+            args=(self.proc.stderr, self.log_path, self._stderr_start),
             name=f"stderr-{self.spec.name}",
             daemon=True,
         )
@@ -132,6 +169,8 @@ class BotProcess:
         _signal_group(proc.pid, signal.SIGKILL)  # also any child left behind in the group
         if status is None:
             status = proc.wait()
+        LIVE.discard(proc.pid)
+        self._release()
         if self._stderr_thread is not None:
             self._stderr_thread.join(timeout=1.0)
         if proc.stderr is not None and (
@@ -142,6 +181,21 @@ class BotProcess:
         self._remove_scratch()
         log.debug("%s: stopped, status %s", self.spec.name, status)
         return status
+
+    def grant_game_cpu(self) -> None:
+        """Before a game: raise the CPU limit by one game's budget (bots live across games).
+
+        Where the limit cannot be raised (not root), the budget stays one per
+        process: a bot that spends it is stopped and restarted for its next game.
+        """
+        if self.proc is not None and self.sandbox is not None and self.limits.cpu_s:
+            grant_cpu(self.proc.pid, self.limits.cpu_s, strict=self.sandbox.raise_limits)
+
+    def _release(self) -> None:
+        """Kill what is left of the bot's processes and free its cgroups."""
+        if self.confinement is not None:
+            self.confinement.release(LIVE)
+            self.confinement = None
 
     def _remove_scratch(self) -> None:
         if self.scratch is not None:
@@ -228,6 +282,8 @@ class BotProcess:
         status = _wait(proc, 0.05) if proc is not None else None
         if status is None:
             return what
+        if status == LAYER_FAILED and self.sandbox is not None:
+            return f"{what}: {self._stderr_start.text or 'a sandbox layer could not be applied'}"
         if status < 0:
             try:
                 name = signal.Signals(-status).name
@@ -254,7 +310,18 @@ def _signal_group(pgid: int, sig: signal.Signals) -> None:
         os.killpg(pgid, sig)
 
 
-def _drain(stream: BinaryIO, path: Path | None) -> None:
+class _StderrStart:
+    """The start of a bot's stderr, kept to explain why it could not start."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def feed(self, chunk: bytes) -> None:
+        if len(self.text) < 300:
+            self.text = (self.text + chunk.decode("utf-8", "replace"))[:300].strip()
+
+
+def _drain(stream: BinaryIO, path: Path | None, first: _StderrStart) -> None:
     """Copy a bot's stderr to ``path`` up to :data:`STDERR_CAP` bytes; drop the rest.
 
     Reading goes on past the cap, so a bot flooding stderr never blocks.
@@ -263,6 +330,7 @@ def _drain(stream: BinaryIO, path: Path | None) -> None:
     kept = 0
     try:
         while chunk := stream.read(_READ_CHUNK):
+            first.feed(chunk)
             if sink is None or kept >= STDERR_CAP:
                 continue
             part = chunk[: STDERR_CAP - kept]

@@ -19,6 +19,7 @@ import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from arena.bots.sandbox import Limits, SandboxError
 from arena.errors import BotError
 
 MANIFEST = "bot.toml"
@@ -40,6 +41,8 @@ class BotSpec:
     build: tuple[str, ...] | None = None
     home: Path | None = None
     named: bool = False
+    #: Resource limit overrides from the manifest's [limits] table (see sandbox.Limits).
+    limits: tuple[tuple[str, int], ...] = ()
 
     @property
     def command(self) -> str:
@@ -141,12 +144,26 @@ def _from_manifest(folder: Path, name: str, text: str) -> BotSpec:
     manifest_name = manifest.get("name")
     if manifest_name is not None and not isinstance(manifest_name, str):
         raise BotError(f"{path}: 'name' must be a string")
+    limits = manifest.get("limits", {})
+    if not isinstance(limits, dict):
+        raise BotError(f"{path}: [limits] must be a table, e.g. memory_mb = 512")
+    try:
+        Limits().merged(limits)
+    except SandboxError as error:
+        raise BotError(f"{path}: {error}") from None
     display = name or manifest_name or folder.name
     # The build runs in the manifest's folder, so its command needs no resolving.
     build = _split(build_text, str(path)) if build_text else None
     # The program may be produced by the build, so it is checked after building.
     argv = _resolve(_split(run, str(path)), folder, display, check_files=build is None)
-    return BotSpec(name=display, argv=argv, source=text, build=build, home=folder)
+    return BotSpec(
+        name=display,
+        argv=argv,
+        source=text,
+        build=build,
+        home=folder,
+        limits=tuple(sorted(limits.items())),
+    )
 
 
 def _split(command: str, where: str) -> tuple[str, ...]:

@@ -1,0 +1,486 @@
+"""The sandbox around every bot: which layers this machine offers, and how to apply them.
+
+Layers are found by trying them (:func:`detect`), never assumed. The
+in-process ones (limits, no-new-privileges, Landlock, seccomp, joining
+cgroups) are applied by :mod:`arena.bots.trampoline` between fork and exec;
+the referee's side is here: it computes each bot's Landlock rules, creates
+and removes its cgroups, raises its CPU budget before each game, and, as the
+child subreaper, kills and reaps every leftover descendant when a bot ends.
+
+Protections a user can ``--require`` (each met by any one of its layers):
+
+- ``net``: no TCP/UDP/raw sockets (seccomp, or Landlock TCP rules);
+- ``fs``: writes only in the scratch folder, reads only of system files and
+  the bot's own (Landlock);
+- ``tree-kill``: every process a bot starts dies with it, even one that left
+  the process group (cgroups, or the referee as child subreaper);
+- ``memory``: a memory ceiling (the data limit; cgroups measure it exactly);
+- ``processes``: a ceiling on processes, against fork bombs (cgroups pids);
+- ``signals``: no signals to processes outside the sandbox (Landlock ABI 6).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import itertools
+import json
+import logging
+import os
+import platform
+import resource
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from arena.errors import ArenaError
+
+log = logging.getLogger(__name__)
+TRAMPOLINE = Path(__file__).with_name("trampoline.py")
+#: Exit status of the trampoline when a layer could not be applied.
+LAYER_FAILED = 121
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+PR_SET_CHILD_SUBREAPER = 36
+CAP_SYS_RESOURCE = 24
+MIB = 1 << 20
+
+#: Folders every bot may read (and execute from): the system, not the users.
+SYSTEM_READ = (
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/opt",
+    "/proc",
+    "/sys",
+    "/dev",
+)
+#: Entries of /etc a bot may not read.
+ETC_SECRETS = frozenset(
+    {"shadow", "shadow-", "gshadow", "gshadow-", "sudoers", "sudoers.d", "ssh", "security"}
+)
+#: Devices a bot may write to.
+WRITABLE_DEVICES = ("/dev/null",)
+#: Programs that reserve large address ranges at start (V8, the JVM): no address-space limit.
+_BIG_RESERVERS = ("node", "nodejs", "java", "deno", "bun", "dotnet")
+
+PROTECTIONS = ("net", "fs", "tree-kill", "memory", "processes", "signals")
+
+
+class SandboxError(ArenaError):
+    """A required protection is not available on this machine."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one bot process (``None``: no limit of that kind).
+
+    ``cpu_s`` is a budget per game: the referee raises the limit by that much
+    before each game, since a bot process lives across games.
+    """
+
+    cpu_s: int | None = 60
+    memory_mb: int | None = 1024
+    address_space_mb: int | None = 4096
+    processes: int | None = 64
+    file_size_mb: int | None = 64
+    open_files: int | None = 1024
+
+    @classmethod
+    def for_command(cls, argv: Sequence[str]) -> Limits:
+        """Defaults that the bot's runtime survives (node and the JVM need no AS limit)."""
+        program = Path(argv[0]).name
+        if program.startswith(_BIG_RESERVERS):
+            return cls(address_space_mb=None, memory_mb=2048)
+        return cls()
+
+    def merged(self, overrides: dict[str, Any]) -> Limits:
+        """A copy with some limits changed (from ``bot.toml`` or the command line).
+
+        Raises:
+            SandboxError: for an unknown limit or a value that is not a positive int.
+        """
+        known = set(self.__dataclass_fields__)
+        for key, value in overrides.items():
+            if key not in known:
+                raise SandboxError(
+                    f"unknown limit {key!r}; known limits: {', '.join(sorted(known))}"
+                )
+            if value is not None and (
+                not isinstance(value, int) or isinstance(value, bool) or value < 1
+            ):
+                raise SandboxError(f"limit {key} takes a whole number >= 1, not {value!r}")
+        return replace(self, **overrides)
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What this machine offers, found by :func:`detect`."""
+
+    landlock_abi: int = 0
+    seccomp: bool = False
+    cgroups: bool = False
+    subreaper: bool = False
+    root: bool = False
+    #: CAP_SYS_RESOURCE: the referee can raise a bot's hard CPU limit per game.
+    raise_limits: bool = False
+    notes: tuple[str, ...] = ()
+
+    @property
+    def layers(self) -> tuple[str, ...]:
+        """Names of the layers in force, for logs, replay headers and results."""
+        found = ["process-group", "scratch-folder", "minimal-env", "rlimits", "no-new-privs"]
+        if self.landlock_abi >= 1:
+            found.append(f"landlock-abi{self.landlock_abi}")
+        if self.seccomp:
+            found.append("seccomp")
+        if self.cgroups:
+            found.append("cgroups-v1")
+        if self.subreaper:
+            found.append("subreaper")
+        return tuple(found)
+
+    def provides(self, protection: str) -> bool:
+        """Whether ``protection`` (one of :data:`PROTECTIONS`) is available."""
+        return {
+            "net": self.seccomp or self.landlock_abi >= 4,
+            "fs": self.landlock_abi >= 1,
+            "tree-kill": self.cgroups or self.subreaper,
+            "memory": True,
+            "processes": self.cgroups,
+            "signals": self.landlock_abi >= 6,
+        }[protection]
+
+
+def require(capabilities: Capabilities, wanted: Sequence[str]) -> None:
+    """Check that every protection in ``wanted`` is available.
+
+    Raises:
+        SandboxError: naming the first missing one, or an unknown name.
+    """
+    for name in wanted:
+        if name not in PROTECTIONS:
+            raise SandboxError(f"unknown protection {name!r}; known: {', '.join(PROTECTIONS)}")
+        if not capabilities.provides(name):
+            raise SandboxError(
+                f"the sandbox cannot provide {name!r} on this machine (layers: "
+                f"{', '.join(capabilities.layers)}); run 'arena sandbox' for details"
+            )
+
+
+@cache
+def detect() -> Capabilities:
+    """Find the layers this machine offers by trying each one (cached per process)."""
+    notes = []
+    abi = _landlock_abi()
+    if abi < 1:
+        notes.append("Landlock: not offered by this kernel")
+    seccomp = _try_trampoline({"seccomp": True})
+    if not seccomp:
+        notes.append("seccomp: a filter could not be installed")
+    cgroups = _cgroups_writable()
+    if not cgroups:
+        notes.append("cgroups: no writable cgroup v1 pids and memory hierarchy")
+    if abi >= 1 and not _try_trampoline({"landlock": [["/", "read"]]}):
+        notes.append(f"Landlock: ABI {abi} offered, but a ruleset could not be applied")
+        abi = 0
+    raise_limits = _has_capability(CAP_SYS_RESOURCE)
+    if not raise_limits:
+        notes.append(
+            "CPU: without CAP_SYS_RESOURCE the per-game CPU limit is a soft one a bot "
+            "could raise; the per-move deadlines still bound every answer"
+        )
+    return Capabilities(
+        raise_limits=raise_limits,
+        landlock_abi=abi,
+        seccomp=seccomp,
+        cgroups=cgroups,
+        subreaper=_become_subreaper(),
+        root=os.geteuid() == 0,
+        notes=tuple(notes),
+    )
+
+
+@dataclass
+class Confinement:
+    """The sandbox of one bot process: its command line and its cgroups."""
+
+    argv: list[str]
+    cgroups: list[Path] = field(default_factory=list)
+
+    def release(self, live: set[int]) -> None:
+        """Kill whatever is left of the bot (cgroups, adopted orphans) and remove its cgroups.
+
+        ``live`` holds the pids of bots still running, which are spared.
+        """
+        for group in self.cgroups:
+            _kill_cgroup(group)
+        kill_leftovers(live)
+        for group in self.cgroups:
+            _remove_cgroup(group)
+        self.cgroups = []
+
+
+def confine(
+    argv: Sequence[str],
+    scratch: Path,
+    limits: Limits,
+    capabilities: Capabilities,
+    *,
+    read_paths: Sequence[str] = (),
+    name: str = "bot",
+) -> Confinement:
+    """The command that runs ``argv`` inside every available layer.
+
+    Raises:
+        SandboxError: when the bot's cgroups cannot be created.
+    """
+    groups = _make_cgroups(name, limits) if capabilities.cgroups else []
+    config: dict[str, Any] = {
+        "parent": os.getpid(),
+        "limits": _rlimits(limits, capabilities, cgroups=bool(groups)),
+        "cgroups": [str(g) for g in groups],
+        "seccomp": capabilities.seccomp,
+        "landlock": landlock_rules(argv, scratch, read_paths)
+        if capabilities.landlock_abi >= 1
+        else None,
+    }
+    command = [sys.executable, "-I", "-S", "-c", _trampoline_source(), json.dumps(config), *argv]
+    return Confinement(argv=command, cgroups=groups)
+
+
+def landlock_rules(
+    argv: Sequence[str], scratch: Path, extra: Sequence[str] = ()
+) -> list[list[str]]:
+    """Landlock rules for a bot: [path, "read" | "write" | "device"] pairs.
+
+    Reads: the system folders, /etc without its secrets, the folders of the
+    bot's program and files (and the installation of its interpreter);
+    writes: the scratch folder and /dev/null.
+    """
+    rules = [[path, "read"] for path in SYSTEM_READ]
+    with contextlib.suppress(OSError):
+        for entry in sorted(os.listdir("/etc")):
+            if entry not in ETC_SECRETS:
+                rules.append([f"/etc/{entry}", "read"])
+    for path in _bot_paths(argv, extra):
+        rules.append([path, "read"])
+    rules.append([str(scratch), "write"])
+    rules.extend([device, "device"] for device in WRITABLE_DEVICES)
+    return rules
+
+
+def _bot_paths(argv: Sequence[str], extra: Sequence[str]) -> list[str]:
+    """Folders a bot needs to read: its program's installation, its files' folders."""
+    paths: list[str] = []
+    program = Path(argv[0])
+    if program.is_absolute():
+        for candidate in (program, Path(os.path.realpath(program))):
+            paths.append(str(candidate.parent.parent))  # e.g. a venv, or /usr
+            paths.append(str(candidate.parent))
+    for token in [*argv[1:], *extra]:
+        if os.path.isabs(token) and os.path.exists(token):
+            real = Path(os.path.realpath(token))
+            paths.append(str(real if real.is_dir() else real.parent))
+    unique = []
+    for path in paths:
+        if path not in unique and path != "/":
+            unique.append(path)
+    return unique
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) a process has used so far (0 if it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def grant_cpu(pid: int, budget_s: int, *, strict: bool) -> bool:
+    """Raise a bot's CPU limit to what it has used plus ``budget_s``; False if not allowed.
+
+    ``strict``: the hard limit follows (needs CAP_SYS_RESOURCE); otherwise
+    only the soft limit moves, under the unlimited hard one.
+    """
+    soft = int(cpu_seconds(pid)) + budget_s + 1
+    hard = soft + 5 if strict else resource.RLIM_INFINITY
+    try:
+        resource.prlimit(pid, resource.RLIMIT_CPU, (soft, hard))
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def kill_leftovers(live: set[int]) -> list[int]:
+    """Kill and reap children of this process that are not live bots (adopted orphans).
+
+    The referee is the child subreaper, so a bot's escaped grandchildren
+    (setsid, double fork) end up as its children once their parent exits.
+    """
+    me = os.getpid()
+    killed = []
+    for pid in _children_of(me):
+        if pid in live:
+            continue
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+    for pid in killed:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+    return killed
+
+
+# ---------------------------------------------------------------------- internals
+
+
+@cache
+def _trampoline_source() -> str:
+    return TRAMPOLINE.read_text(encoding="utf-8")
+
+
+def _rlimits(
+    limits: Limits, capabilities: Capabilities, *, cgroups: bool
+) -> dict[str, int | bool | None]:
+    mb = MIB
+    return {
+        "cpu_s": limits.cpu_s,
+        "cpu_strict": capabilities.raise_limits,
+        "data_bytes": limits.memory_mb * mb if limits.memory_mb else None,
+        "address_space_bytes": limits.address_space_mb * mb if limits.address_space_mb else None,
+        # RLIMIT_NPROC counts every process of the uid, the user's own included,
+        # and nothing for root: only cgroups give a per-bot process ceiling.
+        "processes": None,
+        "file_size_bytes": limits.file_size_mb * mb if limits.file_size_mb else None,
+        "open_files": limits.open_files,
+    }
+
+
+def _landlock_abi() -> int:
+    if platform.system() != "Linux":
+        return 0
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    abi = libc.syscall(444, None, ctypes.c_size_t(0), 1)
+    return max(0, int(abi))
+
+
+def _try_trampoline(config: dict[str, Any]) -> bool:
+    """Whether a trivial program starts through the trampoline with ``config``."""
+    full = {"parent": os.getpid(), "limits": {}, "cgroups": [], **config}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-I", "-S", "-c", _trampoline_source(), json.dumps(full), "/bin/true"],
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
+
+
+def _cgroups_writable() -> bool:
+    for controller in ("pids", "memory"):
+        probe = CGROUP_ROOT / controller / f"arena-probe-{os.getpid()}"
+        try:
+            probe.mkdir()
+            probe.rmdir()
+        except OSError:
+            return False
+    return True
+
+
+_cgroup_numbers = itertools.count(1)
+
+
+def _make_cgroups(name: str, limits: Limits) -> list[Path]:
+    label = f"arena-{os.getpid()}-{next(_cgroup_numbers)}"
+    groups = []
+    try:
+        pids = CGROUP_ROOT / "pids" / label
+        pids.mkdir()
+        groups.append(pids)
+        if limits.processes:
+            (pids / "pids.max").write_text(str(limits.processes))
+        memory = CGROUP_ROOT / "memory" / label
+        memory.mkdir()
+        groups.append(memory)
+        if limits.memory_mb:
+            (memory / "memory.limit_in_bytes").write_text(str(limits.memory_mb * MIB))
+    except OSError as error:
+        for group in groups:
+            _remove_cgroup(group)
+        raise SandboxError(f"cannot create the cgroups of bot {name!r}: {error}") from None
+    return groups
+
+
+def _kill_cgroup(group: Path) -> None:
+    """SIGKILL every process in ``group``."""
+    try:
+        pids = [int(p) for p in (group / "cgroup.procs").read_text().split()]
+    except OSError:
+        return  # already removed
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _remove_cgroup(group: Path) -> None:
+    """Remove ``group`` once its processes are gone (tries for a second)."""
+    deadline = time.monotonic() + 1.0
+    while group.exists():
+        try:
+            group.rmdir()
+        except OSError:
+            if time.monotonic() > deadline:
+                log.warning("cgroup %s is still busy; left in place", group)
+                return
+            _kill_cgroup(group)
+            time.sleep(0.01)
+
+
+def _become_subreaper() -> bool:
+    if platform.system() != "Linux":
+        return False
+    libc = ctypes.CDLL(None, use_errno=True)
+    done: int = libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    return done == 0
+
+
+def _has_capability(bit: int) -> bool:
+    """Whether this process holds capability ``bit`` in its effective set."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("CapEff:"):
+                return bool(int(line.split()[1], 16) >> bit & 1)
+    except (OSError, ValueError):
+        pass  # no /proc: report the capability as missing
+    return False
+
+
+def _children_of(parent: int) -> list[int]:
+    children = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = Path(entry.path, "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == parent:
+            children.append(int(entry.name))
+    return children

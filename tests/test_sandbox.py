@@ -1,0 +1,161 @@
+"""The sandbox: hostile probe bots, run through real layers, observed from outside.
+
+Each protection the detected sandbox claims must actually stop its attack,
+and nothing it does not claim may be reported as contained: the test checks
+claim and delivery against each other. The same probes run unconfined must
+escape, which shows that they are real attacks.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.bots import sandbox as sandbox_module
+from arena.bots.process import BotProcess
+from arena.bots.sandbox import Capabilities, Limits, SandboxError, detect, require
+from arena.bots.selftest import ATTACKS, run_attacks
+from arena.bots.spec import BotSpec, parse_bot
+from arena.errors import BotError, BotFault, FaultKind
+
+PROTECTION_OF = {
+    "net": "net",
+    "write": "fs",
+    "read": "fs",
+    "forkbomb": "processes",
+    "memory": "memory",
+    "orphan": "tree-kill",
+    "signal": "signals",
+}
+ROOT = os.geteuid() == 0
+
+
+def test_this_machine_class_offers_every_layer() -> None:
+    """Debian 12 on kernel 6.x as root (the CI machine): Landlock, seccomp, cgroups, subreaper."""
+    capabilities = detect()
+    assert capabilities.landlock_abi >= 6, capabilities.notes
+    assert capabilities.seccomp and capabilities.subreaper, capabilities.notes
+    assert capabilities.cgroups or not ROOT, capabilities.notes
+
+
+@pytest.mark.parametrize("attack", [name for name, _ in ATTACKS])
+def test_the_detected_sandbox_delivers_what_it_claims(attack: str) -> None:
+    capabilities = detect()
+    [outcome] = run_attacks(capabilities, (attack,))
+    claimed = capabilities.provides(PROTECTION_OF[attack])
+    assert outcome.contained == claimed, outcome
+
+
+@pytest.mark.parametrize("attack", ["net", "write", "orphan", "signal"])
+def test_unconfined_probes_escape(attack: str) -> None:
+    """Without the sandbox the same probes succeed: the attacks are real."""
+    [outcome] = run_attacks(None, (attack,))
+    assert not outcome.contained, outcome
+
+
+def test_the_fallback_stack_still_contains_memory_and_orphans() -> None:
+    """No Landlock, no seccomp, no cgroups: limits, no-new-privs and the subreaper remain."""
+    fallback = Capabilities(subreaper=detect().subreaper)
+    outcomes = {o.attack: o for o in run_attacks(fallback)}
+    assert outcomes["memory"].contained, outcomes["memory"]
+    assert outcomes["orphan"].contained == fallback.subreaper, outcomes["orphan"]
+    assert not outcomes["net"].contained
+    assert not outcomes["write"].contained
+    assert not outcomes["forkbomb"].contained
+    # Without Landlock only file permissions guard /etc/shadow: enough unless root.
+    assert outcomes["read"].contained == (not ROOT)
+
+
+def test_a_layer_that_fails_to_apply_means_the_bot_never_starts(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Fail closed: a cgroup the trampoline cannot join stops the bot before exec."""
+    marker = tmp_path / "started"
+    script = tmp_path / "bot.py"
+    script.write_text(f"open({str(marker)!r}, 'w').close()\n")
+    monkeypatch.setattr(
+        sandbox_module, "_make_cgroups", lambda name, limits: [tmp_path / "no-such-cgroup"]
+    )
+    process = BotProcess(
+        BotSpec(name="x", argv=(sys.executable, str(script)), source="x"),
+        sandbox=Capabilities(cgroups=True, subreaper=True),
+    )
+    process.start()
+    try:
+        with pytest.raises(BotFault) as caught:
+            process.read_line(time.monotonic() + 10)
+    finally:
+        process.stop()
+    assert caught.value.kind is FaultKind.CRASH
+    assert "cgroups could not be applied" in caught.value.detail
+    assert not marker.exists()
+
+
+def test_require_names_the_missing_protection() -> None:
+    bare = Capabilities()
+    with pytest.raises(SandboxError, match="cannot provide 'fs'"):
+        require(bare, ["memory", "fs"])
+    with pytest.raises(SandboxError, match="unknown protection 'walls'"):
+        require(bare, ["walls"])
+    require(bare, ["memory"])
+
+
+def test_the_cpu_budget_is_granted_per_game() -> None:
+    spec = parse_bot(f"sleeper={sys.executable} -c 'import time; time.sleep(30)'")
+    process = BotProcess(spec, sandbox=detect(), limits=Limits(cpu_s=7))
+    process.start()
+    try:
+        assert process.proc is not None
+        pid = process.proc.pid
+        time.sleep(0.3)  # let the trampoline exec the bot
+
+        def soft_cpu_limit() -> str:
+            for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
+                if line.startswith("Max cpu time"):
+                    return line.split()[3]
+            raise AssertionError("no CPU limit line")
+
+        assert soft_cpu_limit() == "7"
+        process.grant_game_cpu()
+        if ROOT:
+            assert soft_cpu_limit() == str(int(sandbox_module.cpu_seconds(pid)) + 7 + 1)
+    finally:
+        process.stop()
+
+
+def test_node_and_jvm_get_no_address_space_limit() -> None:
+    assert Limits.for_command(["/usr/bin/node", "bot.js"]).address_space_mb is None
+    assert Limits.for_command(["/usr/bin/python3", "bot.py"]).address_space_mb == 4096
+
+
+def test_manifest_limits_are_checked(tmp_path: Path) -> None:
+    (tmp_path / "bot.toml").write_text('run = "/bin/true"\n[limits]\nmemory_mb = 64\n')
+    assert dict(parse_bot(str(tmp_path)).limits) == {"memory_mb": 64}
+    (tmp_path / "bot.toml").write_text('run = "/bin/true"\n[limits]\nwalls = 3\n')
+    with pytest.raises(BotError, match="unknown limit 'walls'"):
+        parse_bot(str(tmp_path))
+
+
+def test_a_manifest_memory_limit_is_enforced(tmp_path: Path) -> None:
+    """A bot that allocates 200 MB under a 64 MB limit gets MemoryError (seen on its stderr)."""
+    script = tmp_path / "hog.py"
+    script.write_text(
+        "import sys\ntry:\n    bytearray(200 << 20)\nexcept MemoryError:\n"
+        "    sys.stderr.write('limited\\n')\n"
+    )
+    (tmp_path / "bot.toml").write_text(
+        f'run = "{sys.executable} hog.py"\n[limits]\nmemory_mb = 64\n'
+    )
+    log = tmp_path / "stderr.log"
+    process = BotProcess(parse_bot(str(tmp_path)), sandbox=detect(), log_path=log)
+    process.start()
+    try:
+        with pytest.raises(BotFault):
+            process.read_line(time.monotonic() + 10)  # it exits without answering
+    finally:
+        process.stop()
+    assert log.read_text().strip() == "limited"
