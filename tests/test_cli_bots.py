@@ -124,7 +124,8 @@ def test_require_unknown_or_missing_protection_is_a_one_line_error() -> None:
     result = CliRunner().invoke(main, ["play", PY_BOT, C_BOT, "--require", "net,walls"])
     assert result.exit_code == 1
     assert result.output.strip() == (
-        "Error: unknown protection 'walls'; known: net, fs, tree-kill, memory, processes, signals"
+        "Error: unknown protection 'walls'; known: net, fs, tree-kill, memory, processes, "
+        "signals, privileges"
     )
 
 

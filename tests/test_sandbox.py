@@ -30,6 +30,7 @@ PROTECTION_OF = {
     "memory": "memory",
     "orphan": "tree-kill",
     "signal": "signals",
+    "capabilities": "privileges",
 }
 ROOT = os.geteuid() == 0
 

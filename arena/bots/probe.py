@@ -54,6 +54,13 @@ def attack(kind: str, token: str, port: int, referee: int) -> str:
             os._exit(0)
         os.wait()
         return "left an orphan"
+    if kind == "capabilities":
+        with open("/proc/self/status") as status:
+            effective = next(line for line in status if line.startswith("CapEff:")).split()[1]
+        if int(effective, 16) == 0:
+            raise PermissionError("no capabilities")
+        os.chown(".", 12345, 12345)  # CAP_CHOWN: harmless, on its own scratch folder
+        return f"holds capabilities {effective} and used CAP_CHOWN"
     if kind == "signal":
         os.kill(referee, signal.SIGUSR1)
         return "signalled the referee"

@@ -16,7 +16,8 @@ Protections a user can ``--require`` (each met by any one of its layers):
   the process group (cgroups, or the referee as child subreaper);
 - ``memory``: a memory ceiling (the data limit; cgroups measure it exactly);
 - ``processes``: a ceiling on processes, against fork bombs (cgroups pids);
-- ``signals``: no signals to processes outside the sandbox (Landlock ABI 6).
+- ``signals``: no signals to processes outside the sandbox (Landlock ABI 6);
+- ``privileges``: no capabilities, even when arena runs as root.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ WRITABLE_DEVICES = ("/dev/null",)
 #: Programs that reserve large address ranges at start (V8, the JVM): no address-space limit.
 _BIG_RESERVERS = ("node", "nodejs", "java", "deno", "bun", "dotnet")
 
-PROTECTIONS = ("net", "fs", "tree-kill", "memory", "processes", "signals")
+PROTECTIONS = ("net", "fs", "tree-kill", "memory", "processes", "signals", "privileges")
 
 
 class SandboxError(ArenaError):
@@ -133,12 +134,16 @@ class Capabilities:
     root: bool = False
     #: CAP_SYS_RESOURCE: the referee can raise a bot's hard CPU limit per game.
     raise_limits: bool = False
+    #: Running as root: bots give up every capability before exec.
+    drop_capabilities: bool = False
     notes: tuple[str, ...] = ()
 
     @property
     def layers(self) -> tuple[str, ...]:
         """Names of the layers in force, for logs, replay headers and results."""
         found = ["process-group", "scratch-folder", "minimal-env", "rlimits", "no-new-privs"]
+        if self.drop_capabilities:
+            found.append("no-capabilities")
         if self.landlock_abi >= 1:
             found.append(f"landlock-abi{self.landlock_abi}")
         if self.seccomp:
@@ -158,6 +163,7 @@ class Capabilities:
             "memory": True,
             "processes": self.cgroups,
             "signals": self.landlock_abi >= 6,
+            "privileges": self.drop_capabilities or not self.root,
         }[protection]
 
 
@@ -193,6 +199,9 @@ def detect() -> Capabilities:
     if abi >= 1 and not _try_trampoline({"landlock": [["/", "read"]]}):
         notes.append(f"Landlock: ABI {abi} offered, but a ruleset could not be applied")
         abi = 0
+    drop = os.geteuid() == 0 and _try_trampoline({"drop_capabilities": True})
+    if os.geteuid() == 0 and not drop:
+        notes.append("capabilities: a bot started as root could not give them up")
     raise_limits = _has_capability(CAP_SYS_RESOURCE)
     if not raise_limits:
         notes.append(
@@ -200,6 +209,7 @@ def detect() -> Capabilities:
             "could raise; the per-move deadlines still bound every answer"
         )
     return Capabilities(
+        drop_capabilities=drop,
         raise_limits=raise_limits,
         landlock_abi=abi,
         seccomp=seccomp,
@@ -250,6 +260,7 @@ def confine(
         "limits": _rlimits(limits, capabilities, cgroups=bool(groups)),
         "cgroups": [str(g) for g in groups],
         "seccomp": capabilities.seccomp,
+        "drop_capabilities": capabilities.drop_capabilities,
         "landlock": landlock_rules(argv, scratch, read_paths)
         if capabilities.landlock_abi >= 1
         else None,

@@ -36,6 +36,7 @@ ATTACKS = (
     ("memory", "allocate 4 GiB"),
     ("orphan", "leave a setsid double-forked orphan behind"),
     ("signal", "send a signal to the referee"),
+    ("capabilities", "use a root capability (chown its folder)"),
 )
 
 

@@ -8,7 +8,9 @@ imports nothing but the standard library. In order, it:
    bot ever starts is counted and can be killed together;
 2. sets the umask and the resource limits (CPU seconds, data and address
    space, processes, file size, open files, no core dumps);
-3. asks for SIGKILL when the referee dies, and sets no-new-privileges;
+3. asks for SIGKILL when the referee dies; when run as root, gives up every
+   capability for good (bounding set emptied, securebits locked so that
+   exec grants none back), then sets no-new-privileges;
 4. applies Landlock (reads only where allowed, writes only in the scratch
    folder, no TCP, no signals or abstract sockets outside the sandbox) at
    whatever ABI the kernel has;
@@ -34,6 +36,12 @@ FAILED = 121
 PR_SET_PDEATHSIG = 1
 PR_SET_SECCOMP = 22
 PR_SET_NO_NEW_PRIVS = 38
+PR_CAPBSET_DROP = 24
+PR_SET_SECUREBITS = 28
+PR_CAP_AMBIENT = 47
+PR_CAP_AMBIENT_CLEAR_ALL = 4
+# SECBIT_NOROOT, _NO_SETUID_FIXUP, _KEEP_CAPS and the lock of each.
+SECUREBITS_LOCKED_DOWN = 0b101111
 SECCOMP_MODE_FILTER = 2
 
 LANDLOCK_CREATE_RULESET_VERSION = 1
@@ -86,6 +94,20 @@ def libc() -> ctypes.CDLL:
 def prctl(lib: ctypes.CDLL, option: int, arg: int) -> None:
     if lib.prctl(option, ctypes.c_ulong(arg), 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+
+
+def drop_capabilities(lib: ctypes.CDLL) -> None:
+    """Root without any capability: uid 0 keeps file ownership, loses its powers."""
+    try:
+        prctl(lib, PR_SET_SECUREBITS, SECUREBITS_LOCKED_DOWN)
+        with open("/proc/sys/kernel/cap_last_cap") as last:
+            last_cap = int(last.read())
+        for cap in range(last_cap + 1):
+            prctl(lib, PR_CAPBSET_DROP, cap)
+        if lib.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "cannot clear the ambient capabilities")
+    except (OSError, ValueError) as error:
+        fail("capabilities", str(error))
 
 
 def join_cgroups(paths: list[str]) -> None:
@@ -221,6 +243,8 @@ def main() -> None:
         prctl(lib, PR_SET_PDEATHSIG, 9)
         if os.getppid() != config["parent"]:
             os._exit(FAILED)  # the referee is already gone
+        if config.get("drop_capabilities"):
+            drop_capabilities(lib)
         prctl(lib, PR_SET_NO_NEW_PRIVS, 1)
     except OSError as error:
         fail("no-new-privileges", str(error))
