@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 
 C_BOT := sample_bots/c/random_bot
 
-.PHONY: test demo lint bench clean
+.PHONY: test demo lint bench clean sandbox-deps
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,7 +24,18 @@ lint: $(STAMP)
 $(C_BOT): sample_bots/c/random_bot.c
 	$(MAKE) -s -C sample_bots/c
 
-test: lint $(C_BOT)
+# The sandbox tests cover bubblewrap too: install it where we can (root with apt).
+sandbox-deps:
+	@if ! command -v bwrap >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "installing bubblewrap for the sandbox"; \
+			apt-get update -qq && apt-get install -y -qq bubblewrap >/dev/null; \
+		else \
+			echo "bubblewrap is not installed and cannot be installed here: its tests will say so"; \
+		fi; \
+	fi
+
+test: lint $(C_BOT) sandbox-deps
 	$(BIN)/pytest -q
 
 demo: $(STAMP) $(C_BOT)

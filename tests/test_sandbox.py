@@ -9,6 +9,7 @@ escape, which shows that they are real attacks.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -160,3 +161,25 @@ def test_a_manifest_memory_limit_is_enforced(tmp_path: Path) -> None:
     finally:
         process.stop()
     assert log.read_text().strip() == "limited"
+
+
+BWRAP = shutil.which("bwrap")
+needs_bubblewrap = pytest.mark.skipif(
+    BWRAP is None,
+    reason="bubblewrap is not installed here (make test installs it when run as root with "
+    "apt-get): the bubblewrap layer was NOT tested",
+)
+
+
+@needs_bubblewrap
+@pytest.mark.parametrize("attack", ["net", "write", "orphan", "signal"])
+def test_bubblewrap_alone_contains_its_attacks(attack: str) -> None:
+    """Namespaces only (no Landlock, seccomp, cgroups or subreaper): net, /tmp, pids."""
+    [outcome] = run_attacks(Capabilities(bwrap=BWRAP), (attack,))
+    assert outcome.contained, outcome
+
+
+@needs_bubblewrap
+def test_bubblewrap_is_detected_when_installed() -> None:
+    assert detect().bwrap == BWRAP, detect().notes
+    assert "bubblewrap-namespaces" in detect().layers

@@ -30,9 +30,11 @@ import logging
 import os
 import platform
 import resource
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -136,6 +138,8 @@ class Capabilities:
     raise_limits: bool = False
     #: Running as root: bots give up every capability before exec.
     drop_capabilities: bool = False
+    #: bubblewrap's path when it works here: network, pid, IPC namespaces and a private /tmp.
+    bwrap: str | None = None
     notes: tuple[str, ...] = ()
 
     @property
@@ -144,6 +148,8 @@ class Capabilities:
         found = ["process-group", "scratch-folder", "minimal-env", "rlimits", "no-new-privs"]
         if self.drop_capabilities:
             found.append("no-capabilities")
+        if self.bwrap:
+            found.append("bubblewrap-namespaces")
         if self.landlock_abi >= 1:
             found.append(f"landlock-abi{self.landlock_abi}")
         if self.seccomp:
@@ -157,9 +163,9 @@ class Capabilities:
     def provides(self, protection: str) -> bool:
         """Whether ``protection`` (one of :data:`PROTECTIONS`) is available."""
         return {
-            "net": self.seccomp or self.landlock_abi >= 4,
+            "net": self.seccomp or self.landlock_abi >= 4 or self.bwrap is not None,
             "fs": self.landlock_abi >= 1,
-            "tree-kill": self.cgroups or self.subreaper,
+            "tree-kill": self.cgroups or self.subreaper or self.bwrap is not None,
             "memory": True,
             "processes": self.cgroups,
             "signals": self.landlock_abi >= 6,
@@ -199,6 +205,15 @@ def detect() -> Capabilities:
     if abi >= 1 and not _try_trampoline({"landlock": [["/", "read"]]}):
         notes.append(f"Landlock: ABI {abi} offered, but a ruleset could not be applied")
         abi = 0
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        notes.append("bubblewrap: not installed (Debian package bubblewrap)")
+    else:
+        with tempfile.TemporaryDirectory(prefix="arena-probe-") as scratch:
+            trial = {"wrap": _bwrap_args(bwrap, scratch), "source": _trampoline_source()}
+            if not _try_trampoline({**trial, "inner": {"parent": None, "limits": {}}}):
+                notes.append("bubblewrap: installed, but it cannot create namespaces here")
+                bwrap = None
     drop = os.geteuid() == 0 and _try_trampoline({"drop_capabilities": True})
     if os.geteuid() == 0 and not drop:
         notes.append("capabilities: a bot started as root could not give them up")
@@ -209,6 +224,7 @@ def detect() -> Capabilities:
             "could raise; the per-move deadlines still bound every answer"
         )
     return Capabilities(
+        bwrap=bwrap,
         drop_capabilities=drop,
         raise_limits=raise_limits,
         landlock_abi=abi,
@@ -259,12 +275,22 @@ def confine(
         "parent": os.getpid(),
         "limits": _rlimits(limits, capabilities, cgroups=bool(groups)),
         "cgroups": [str(g) for g in groups],
+    }
+    last: dict[str, Any] = {
         "seccomp": capabilities.seccomp,
         "drop_capabilities": capabilities.drop_capabilities,
         "landlock": landlock_rules(argv, scratch, read_paths)
         if capabilities.landlock_abi >= 1
         else None,
     }
+    if capabilities.bwrap:
+        # bubblewrap drops every capability itself (--cap-drop ALL).
+        last["drop_capabilities"] = False
+        config["wrap"] = _bwrap_args(capabilities.bwrap, str(scratch), _bot_paths(argv, read_paths))
+        config["source"] = _trampoline_source()
+        config["inner"] = {"parent": None, "limits": {}, **last}
+    else:
+        config.update(last)
     command = [sys.executable, "-I", "-S", "-c", _trampoline_source(), json.dumps(config), *argv]
     return Confinement(argv=command, cgroups=groups)
 
@@ -309,6 +335,33 @@ def _bot_paths(argv: Sequence[str], extra: Sequence[str]) -> list[str]:
     return unique
 
 
+def _bwrap_args(bwrap: str, scratch: str, bot_paths: Sequence[str] = ()) -> list[str]:
+    """bubblewrap's command line: the host read-only, private /tmp, no network, own pids.
+
+    The bot's own folders are bound back read-only, for bots that live in /tmp.
+    """
+    rebound = [arg for path in bot_paths for arg in ("--ro-bind-try", path, path)]
+    return [
+        bwrap,
+        "--ro-bind", "/", "/",
+        "--dev", "/dev",
+        "--proc", "/proc",
+        "--tmpfs", "/tmp",
+        *rebound,
+        "--bind", scratch, scratch,
+        "--chdir", scratch,
+        "--unshare-net",
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--die-with-parent",
+        "--new-session",
+        "--cap-drop", "ALL",
+        "--",
+    ]  # fmt: skip
+
+
 def cpu_seconds(pid: int) -> float:
     """CPU seconds (user + system) a process has used so far (0 if it is gone)."""
     try:
@@ -320,18 +373,21 @@ def cpu_seconds(pid: int) -> float:
 
 
 def grant_cpu(pid: int, budget_s: int, *, strict: bool) -> bool:
-    """Raise a bot's CPU limit to what it has used plus ``budget_s``; False if not allowed.
+    """Raise the CPU limit of a bot (and every process under it) by ``budget_s``.
 
-    ``strict``: the hard limit follows (needs CAP_SYS_RESOURCE); otherwise
-    only the soft limit moves, under the unlimited hard one.
+    Each process gets what it has used plus the budget. ``strict``: the hard
+    limit follows (needs CAP_SYS_RESOURCE); otherwise only the soft limit
+    moves, under the unlimited hard one. False if a limit could not be set.
     """
-    soft = int(cpu_seconds(pid)) + budget_s + 1
-    hard = soft + 5 if strict else resource.RLIM_INFINITY
-    try:
-        resource.prlimit(pid, resource.RLIMIT_CPU, (soft, hard))
-    except (OSError, ValueError):
-        return False
-    return True
+    granted = True
+    for process in [pid, *_descendants(pid)]:
+        soft = int(cpu_seconds(process)) + budget_s + 1
+        hard = soft + 5 if strict else resource.RLIM_INFINITY
+        try:
+            resource.prlimit(process, resource.RLIMIT_CPU, (soft, hard))
+        except (OSError, ValueError):
+            granted = False
+    return granted
 
 
 def kill_leftovers(live: set[int]) -> list[int]:
@@ -480,6 +536,17 @@ def _has_capability(bit: int) -> bool:
     except (OSError, ValueError):
         pass  # no /proc: report the capability as missing
     return False
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every live process below ``pid`` (through bubblewrap, the bot is a grandchild)."""
+    found: list[int] = []
+    frontier = [pid]
+    while frontier:
+        children = [child for parent in frontier for child in _children_of(parent)]
+        found.extend(children)
+        frontier = children
+    return found
 
 
 def _children_of(parent: int) -> list[int]:

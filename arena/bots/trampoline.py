@@ -232,6 +232,14 @@ def apply_seccomp(lib: ctypes.CDLL) -> None:
         fail("seccomp", os.strerror(ctypes.get_errno()))
 
 
+def execute(argv: list[str]) -> NoReturn:
+    try:
+        os.execv(argv[0], argv)
+    except OSError as error:
+        sys.stderr.write(f"arena sandbox: cannot execute {argv[0]}: {error}\n")
+        os._exit(127)
+
+
 def main() -> None:
     config = json.loads(sys.argv[1])
     argv = sys.argv[2:]
@@ -241,8 +249,16 @@ def main() -> None:
     lib = libc()
     try:
         prctl(lib, PR_SET_PDEATHSIG, 9)
-        if os.getppid() != config["parent"]:
+        if config.get("parent") is not None and os.getppid() != config["parent"]:
             os._exit(FAILED)  # the referee is already gone
+    except OSError as error:
+        fail("parent-death signal", str(error))
+    if config.get("wrap"):
+        # Namespaces first (bubblewrap), then this same trampoline inside them
+        # for the layers that must be applied last.
+        inner, source = json.dumps(config["inner"]), config["source"]
+        execute([*config["wrap"], sys.executable, "-I", "-S", "-c", source, inner, *argv])
+    try:
         if config.get("drop_capabilities"):
             drop_capabilities(lib)
         prctl(lib, PR_SET_NO_NEW_PRIVS, 1)
@@ -252,11 +268,7 @@ def main() -> None:
         apply_landlock(lib, config["landlock"])
     if config.get("seccomp"):
         apply_seccomp(lib)
-    try:
-        os.execv(argv[0], argv)
-    except OSError as error:
-        sys.stderr.write(f"arena sandbox: cannot execute {argv[0]}: {error}\n")
-        os._exit(127)
+    execute(argv)
 
 
 main()
