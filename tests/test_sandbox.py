@@ -12,16 +12,21 @@ import os
 import shutil
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from arena.bots import sandbox as sandbox_module
+from arena.bots.player import ProcessPlayer
 from arena.bots.process import BotProcess
 from arena.bots.sandbox import Capabilities, Limits, SandboxError, detect, require
 from arena.bots.selftest import ATTACKS, run_attacks
 from arena.bots.spec import BotSpec, parse_bot
 from arena.errors import BotError, BotFault, FaultKind
+from arena.game import Rules
+from arena.protocol import Limits as TimeLimits
+from arena.referee import play_game
 
 PROTECTION_OF = {
     "net": "net",
@@ -34,6 +39,7 @@ PROTECTION_OF = {
     "capabilities": "privileges",
 }
 ROOT = os.geteuid() == 0
+FAST = TimeLimits(startup_ms=5000, move_ms=1000, bank_ms=5000)
 
 
 def test_this_machine_class_offers_every_layer() -> None:
@@ -183,3 +189,38 @@ def test_bubblewrap_alone_contains_its_attacks(attack: str) -> None:
 def test_bubblewrap_is_detected_when_installed() -> None:
     assert detect().bwrap == BWRAP, detect().notes
     assert "bubblewrap-namespaces" in detect().layers
+
+
+UNSHARE = shutil.which("unshare")
+
+
+@pytest.mark.parametrize("attack", ["net", "orphan", "signal"])
+def test_unshare_alone_contains_its_attacks(attack: str) -> None:
+    """The fallback when bubblewrap is missing: network and pid namespaces by unshare."""
+    assert UNSHARE is not None, "util-linux unshare is part of every Debian system"
+    [outcome] = run_attacks(Capabilities(unshare=UNSHARE), (attack,))
+    assert outcome.contained, outcome
+
+
+@pytest.mark.parametrize("stack", ["unshare", "fallback"])
+def test_benign_bots_play_under_each_stack(stack: str) -> None:
+    """Python, node and C sample bots play a full game under the alternative stacks."""
+    found = detect()
+    capabilities = (
+        replace(found, bwrap=None, unshare=UNSHARE)
+        if stack == "unshare"
+        else Capabilities(subreaper=found.subreaper)
+    )
+    root = Path(__file__).resolve().parent.parent
+    bots = [
+        f"py=python3 {root / 'sample_bots/python/random_bot.py'}",
+        f"js=node {root / 'sample_bots/javascript/random_bot.js'}",
+        f"c={root / 'sample_bots/c/random_bot'}",
+    ]
+    players = [ProcessPlayer(parse_bot(bot), FAST, sandbox=capabilities) for bot in bots]
+    try:
+        result = play_game(players, Rules(players=3), seed=12, game_id="stack", limits=FAST)
+    finally:
+        statuses = [player.close() for player in players]
+    assert result.faults == {}, result.faults
+    assert statuses == [0, 0, 0]

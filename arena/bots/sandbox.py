@@ -140,6 +140,8 @@ class Capabilities:
     drop_capabilities: bool = False
     #: bubblewrap's path when it works here: network, pid, IPC namespaces and a private /tmp.
     bwrap: str | None = None
+    #: util-linux unshare's path, used when bubblewrap is not: network, pid, IPC namespaces.
+    unshare: str | None = None
     notes: tuple[str, ...] = ()
 
     @property
@@ -150,6 +152,8 @@ class Capabilities:
             found.append("no-capabilities")
         if self.bwrap:
             found.append("bubblewrap-namespaces")
+        elif self.unshare:
+            found.append("unshare-namespaces")
         if self.landlock_abi >= 1:
             found.append(f"landlock-abi{self.landlock_abi}")
         if self.seccomp:
@@ -160,12 +164,17 @@ class Capabilities:
             found.append("subreaper")
         return tuple(found)
 
+    @property
+    def namespaces(self) -> bool:
+        """Whether bots get their own network and pid namespaces."""
+        return self.bwrap is not None or self.unshare is not None
+
     def provides(self, protection: str) -> bool:
         """Whether ``protection`` (one of :data:`PROTECTIONS`) is available."""
         return {
-            "net": self.seccomp or self.landlock_abi >= 4 or self.bwrap is not None,
+            "net": self.seccomp or self.landlock_abi >= 4 or self.namespaces,
             "fs": self.landlock_abi >= 1,
-            "tree-kill": self.cgroups or self.subreaper or self.bwrap is not None,
+            "tree-kill": self.cgroups or self.subreaper or self.namespaces,
             "memory": True,
             "processes": self.cgroups,
             "signals": self.landlock_abi >= 6,
@@ -214,6 +223,13 @@ def detect() -> Capabilities:
             if not _try_trampoline({**trial, "inner": {"parent": None, "limits": {}}}):
                 notes.append("bubblewrap: installed, but it cannot create namespaces here")
                 bwrap = None
+    unshare = None
+    if bwrap is None:
+        unshare = shutil.which("unshare")
+        trial = {"wrap": _unshare_args(unshare or "unshare"), "source": _trampoline_source()}
+        if unshare is None or not _try_trampoline({**trial, "inner": {"parent": None}}):
+            notes.append("unshare: cannot create network and pid namespaces here")
+            unshare = None
     drop = os.geteuid() == 0 and _try_trampoline({"drop_capabilities": True})
     if os.geteuid() == 0 and not drop:
         notes.append("capabilities: a bot started as root could not give them up")
@@ -225,6 +241,7 @@ def detect() -> Capabilities:
         )
     return Capabilities(
         bwrap=bwrap,
+        unshare=unshare,
         drop_capabilities=drop,
         raise_limits=raise_limits,
         landlock_abi=abi,
@@ -287,6 +304,10 @@ def confine(
         # bubblewrap drops every capability itself (--cap-drop ALL).
         last["drop_capabilities"] = False
         config["wrap"] = _bwrap_args(capabilities.bwrap, str(scratch), _bot_paths(argv, read_paths))
+        config["source"] = _trampoline_source()
+        config["inner"] = {"parent": None, "limits": {}, **last}
+    elif capabilities.unshare:
+        config["wrap"] = _unshare_args(capabilities.unshare)
         config["source"] = _trampoline_source()
         config["inner"] = {"parent": None, "limits": {}, **last}
     else:
@@ -359,6 +380,18 @@ def _bwrap_args(bwrap: str, scratch: str, bot_paths: Sequence[str] = ()) -> list
         "--new-session",
         "--cap-drop", "ALL",
         "--",
+    ]  # fmt: skip
+
+
+def _unshare_args(unshare: str) -> list[str]:
+    """util-linux unshare's command line: no network, own pids (the tree dies with it).
+
+    The bot runs as pid 1 of its namespace, so it ignores SIGTERM: stopping
+    it relies on SIGKILL, which the referee sends after the grace period.
+    """
+    return [
+        unshare, "--net", "--ipc", "--uts", "--pid", "--fork", "--kill-child",
+        "--mount-proc", "--",
     ]  # fmt: skip
 
 
