@@ -23,7 +23,15 @@ import time
 from pathlib import Path
 from typing import BinaryIO
 
-from arena.bots.sandbox import LAYER_FAILED, Capabilities, Confinement, Limits, confine, grant_cpu
+from arena.bots.sandbox import (
+    LAYER_FAILED,
+    Capabilities,
+    Confinement,
+    Limits,
+    confine,
+    descendants,
+    grant_cpu,
+)
 from arena.bots.spec import BotSpec
 from arena.errors import BotFault, FaultKind
 from arena.protocol import MAX_LINE_BYTES
@@ -68,6 +76,9 @@ class BotProcess:
         self.sandbox = sandbox
         self.limits = limits or Limits.for_command(spec.argv).merged(dict(spec.limits))
         self.confinement: Confinement | None = None
+        #: The processes whose CPU limit is raised per game: the bot, and under a
+        #: namespace wrapper the processes between (found once, not per game).
+        self._cpu_pids: list[int] | None = None
         self._stderr_start = _StderrStart()
         self.proc: subprocess.Popen[bytes] | None = None
         self.scratch: str | None = None
@@ -136,6 +147,7 @@ class BotProcess:
         self._buffer = bytearray()
         self._scanned = 0
         self._stderr_start = _StderrStart()
+        self._cpu_pids = None
         self._stderr_thread = threading.Thread(
             target=_drain,
             args=(self.proc.stderr, self.log_path, self._stderr_start),
@@ -189,7 +201,9 @@ class BotProcess:
         process: a bot that spends it is stopped and restarted for its next game.
         """
         if self.proc is not None and self.sandbox is not None and self.limits.cpu_s:
-            grant_cpu(self.proc.pid, self.limits.cpu_s, strict=self.sandbox.raise_limits)
+            if self._cpu_pids is None:  # the tree under a namespace wrapper is settled by now
+                self._cpu_pids = [self.proc.pid, *descendants(self.proc.pid)]
+            grant_cpu(self._cpu_pids, self.limits.cpu_s, strict=self.sandbox.raise_limits)
 
     def _release(self) -> None:
         """Kill what is left of the bot's processes and free its cgroups."""

@@ -361,7 +361,9 @@ def _bwrap_args(bwrap: str, scratch: str, bot_paths: Sequence[str] = ()) -> list
 
     The bot's own folders are bound back read-only, for bots that live in /tmp.
     """
-    rebound = [arg for path in bot_paths for arg in ("--ro-bind-try", path, path)]
+    # The trampoline's own interpreter runs inside too: it may live in /tmp as well.
+    paths = [*_bot_paths([sys.executable], ()), *bot_paths]
+    rebound = [arg for path in dict.fromkeys(paths) for arg in ("--ro-bind-try", path, path)]
     return [
         bwrap,
         "--ro-bind", "/", "/",
@@ -405,15 +407,15 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
-def grant_cpu(pid: int, budget_s: int, *, strict: bool) -> bool:
-    """Raise the CPU limit of a bot (and every process under it) by ``budget_s``.
+def grant_cpu(pids: Sequence[int], budget_s: int, *, strict: bool) -> bool:
+    """Raise the CPU limit of each of ``pids`` (a bot and its wrappers) by ``budget_s``.
 
     Each process gets what it has used plus the budget. ``strict``: the hard
     limit follows (needs CAP_SYS_RESOURCE); otherwise only the soft limit
     moves, under the unlimited hard one. False if a limit could not be set.
     """
     granted = True
-    for process in [pid, *_descendants(pid)]:
+    for process in pids:
         soft = int(cpu_seconds(process)) + budget_s + 1
         hard = soft + 5 if strict else resource.RLIM_INFINITY
         try:
@@ -571,7 +573,7 @@ def _has_capability(bit: int) -> bool:
     return False
 
 
-def _descendants(pid: int) -> list[int]:
+def descendants(pid: int) -> list[int]:
     """Every live process below ``pid`` (through bubblewrap, the bot is a grandchild)."""
     found: list[int] = []
     frontier = [pid]
