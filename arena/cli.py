@@ -18,7 +18,7 @@ import click
 
 from arena import __version__
 from arena.bots.player import ProcessPlayer
-from arena.bots.sandbox import PROTECTIONS, Capabilities, detect, require
+from arena.bots.sandbox import PROTECTIONS, Capabilities, ResourceLimits, detect, require
 from arena.bots.selftest import ATTACKS, run_attacks
 from arena.bots.spec import build_bot, parse_bots
 from arena.checkbot import check_bot
@@ -74,7 +74,16 @@ def limit_options(command: F) -> F:
 
 
 def sandbox_options(command: F) -> F:
-    """``--require`` and ``--no-sandbox``, shared by commands that run bots."""
+    """``--require``, ``--limit`` and ``--no-sandbox``, shared by commands that run bots."""
+    command = click.option(
+        "--limit",
+        "resource_limits",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="A resource limit for every bot (repeatable), e.g. memory_mb=512; keys: "
+        "cpu_s, memory_mb, address_space_mb, processes, file_size_mb, open_files. "
+        "A bot's bot.toml [limits] wins over it.",
+    )(command)
     command = click.option(
         "--no-sandbox",
         is_flag=True,
@@ -87,6 +96,24 @@ def sandbox_options(command: F) -> F:
         metavar="LIST",
         help=f"Refuse to start unless these protections are available: {','.join(PROTECTIONS)}.",
     )(command)
+
+
+def resource_overrides(assignments: Sequence[str]) -> dict[str, int]:
+    """``--limit KEY=VALUE`` options as a mapping, checked.
+
+    Raises:
+        click.ClickException: for an unknown key or a value that is not a whole number.
+    """
+    overrides: dict[str, int] = {}
+    for text in assignments:
+        key, sep, value = text.partition("=")
+        if not sep or not value.strip().isdigit():
+            raise click.ClickException(
+                f"--limit {text!r} is not KEY=NUMBER, e.g. --limit memory_mb=512"
+            )
+        overrides[key.strip()] = int(value)
+    domain(lambda: ResourceLimits().merged(overrides))
+    return overrides
 
 
 def sandbox_for(required: str, no_sandbox: bool) -> Capabilities | None:
@@ -199,6 +226,7 @@ def play(
     startup_ms: int,
     required: str,
     no_sandbox: bool,
+    resource_limits: Sequence[str],
     quiet: bool,
 ) -> None:
     """Play one game between bots, narrated trick by trick.
@@ -221,11 +249,15 @@ def play(
     game_rules = build_rules(len(specs), assignments)
     limits = Limits(startup_ms=startup_ms, move_ms=move_ms, bank_ms=bank_ms)
     sandbox = sandbox_for(required, no_sandbox)
+    resources = resource_overrides(resource_limits)
     for spec in specs:
         domain(partial(build_bot, spec))
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    players = [ProcessPlayer(spec, limits, log_dir=log_dir, sandbox=sandbox) for spec in specs]
+    players = [
+        ProcessPlayer(spec, limits, log_dir=log_dir, sandbox=sandbox, resources=resources)
+        for spec in specs
+    ]
     layers = list(sandbox.layers) if sandbox is not None else []
     try:
         result = play_game(
@@ -244,6 +276,7 @@ def play(
     names = list(result.names)
     if not quiet:
         click.echo(f"Seed {seed}: " + ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
+        click.echo(f"Sandbox: {', '.join(layers) if layers else 'off'}")
         for line in narrate(result.replay, names):
             click.echo(line)
     order = sorted(range(len(names)), key=lambda s: result.placements[s])

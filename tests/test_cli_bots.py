@@ -149,3 +149,32 @@ def test_replay_header_names_the_sandbox_layers(tmp_path: Path) -> None:
     ]
     assert CliRunner().invoke(main, args).exit_code == 0
     assert json.loads(unconfined.read_text().splitlines()[0])["sandbox"] == []
+
+
+@pytest.mark.parametrize(
+    ("limit", "message"),
+    [
+        ("colour=3", "unknown limit 'colour'"),
+        ("memory_mb=lots", "is not KEY=NUMBER"),
+        ("memory_mb=0", "takes a whole number >= 1"),
+    ],
+)
+def test_bad_resource_limits_are_one_line_errors(limit: str, message: str) -> None:
+    result = CliRunner().invoke(main, ["play", PY_BOT, C_BOT, "--limit", limit])
+    assert result.exit_code == 1, result.output
+    assert message in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_resource_limit_applies_to_every_bot() -> None:
+    """The hog bot plays only when a limit stops its 200 MB allocation."""
+    hog = f"hog=python3 {ROOT / 'tests/bots/misbehave.py'} hog limit-test"
+    limited = CliRunner().invoke(
+        main, ["play", hog, C_BOT, "--seed", "1", "--limit", "memory_mb=64"]
+    )
+    assert limited.exit_code == 0, limited.output
+    assert "faulted" not in limited.output
+    free = CliRunner().invoke(
+        main, ["play", hog, C_BOT, "--seed", "1", "--limit", "memory_mb=1024"]
+    )
+    assert "hog faulted (crash)" in free.output

@@ -20,7 +20,7 @@ import pytest
 from arena.bots import sandbox as sandbox_module
 from arena.bots.player import ProcessPlayer
 from arena.bots.process import BotProcess
-from arena.bots.sandbox import Capabilities, Limits, SandboxError, detect, require
+from arena.bots.sandbox import Capabilities, ResourceLimits, SandboxError, detect, require
 from arena.bots.selftest import ATTACKS, run_attacks
 from arena.bots.spec import BotSpec, parse_bot
 from arena.errors import BotError, BotFault, FaultKind
@@ -114,7 +114,7 @@ def test_require_names_the_missing_protection() -> None:
 
 def test_the_cpu_budget_is_granted_per_game() -> None:
     spec = parse_bot(f"sleeper={sys.executable} -c 'import time; time.sleep(30)'")
-    process = BotProcess(spec, sandbox=detect(), limits=Limits(cpu_s=7))
+    process = BotProcess(spec, sandbox=detect(), limits=ResourceLimits(cpu_s=7))
     process.start()
     try:
         assert process.proc is not None
@@ -136,8 +136,8 @@ def test_the_cpu_budget_is_granted_per_game() -> None:
 
 
 def test_node_and_jvm_get_no_address_space_limit() -> None:
-    assert Limits.for_command(["/usr/bin/node", "bot.js"]).address_space_mb is None
-    assert Limits.for_command(["/usr/bin/python3", "bot.py"]).address_space_mb == 4096
+    assert ResourceLimits.for_command(["/usr/bin/node", "bot.js"]).address_space_mb is None
+    assert ResourceLimits.for_command(["/usr/bin/python3", "bot.py"]).address_space_mb == 4096
 
 
 def test_manifest_limits_are_checked(tmp_path: Path) -> None:

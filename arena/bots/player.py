@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from arena.bots.process import BotProcess
-from arena.bots.sandbox import Capabilities, detect
+from arena.bots.sandbox import Capabilities, ResourceLimits, detect
 from arena.bots.spec import BotSpec
 from arena.errors import BotFault, FaultKind
 from arena.protocol import BYE, Limits, decode_move, decode_reply, encode, hello_message
@@ -34,8 +35,23 @@ class ProcessPlayer:
         *,
         log_dir: Path | None = None,
         sandbox: Capabilities | str | None = "detect",
+        resources: Mapping[str, int] | None = None,
     ) -> None:
-        """A seat for ``spec``; ``sandbox`` is the layers to use ("detect": all found)."""
+        """A seat for ``spec``.
+
+        Args:
+            spec: the bot.
+            limits: the protocol's time limits.
+            log_dir: where its stderr log goes.
+            sandbox: the layers to use ("detect": all found; None: unconfined).
+            resources: resource limits for this run (``--limit``); the
+                bot's own ``bot.toml`` limits override them.
+        """
+        self.resources = (
+            ResourceLimits.for_command(spec.argv)
+            .merged(dict(resources or {}))
+            .merged(dict(spec.limits))
+        )
         self.spec = spec
         self.sandbox: Capabilities | None = detect() if sandbox == "detect" else sandbox  # type: ignore[assignment]
         self.name = spec.name
@@ -130,7 +146,9 @@ class ProcessPlayer:
         if self.log_dir is not None:
             self.log_dir.mkdir(parents=True, exist_ok=True)
             log_path = self.log_dir / f"{self.name}.stderr.log"
-        process = BotProcess(self.spec, log_path=log_path, sandbox=self.sandbox)
+        process = BotProcess(
+            self.spec, log_path=log_path, sandbox=self.sandbox, limits=self.resources
+        )
         self.starts += 1
         process.start()
         self.process = process

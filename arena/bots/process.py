@@ -27,7 +27,7 @@ from arena.bots.sandbox import (
     LAYER_FAILED,
     Capabilities,
     Confinement,
-    Limits,
+    ResourceLimits,
     confine,
     descendants,
     grant_cpu,
@@ -59,7 +59,7 @@ class BotProcess:
         *,
         log_path: Path | None = None,
         sandbox: Capabilities | None = None,
-        limits: Limits | None = None,
+        limits: ResourceLimits | None = None,
     ) -> None:
         """A bot ready to start.
 
@@ -74,7 +74,7 @@ class BotProcess:
         self.spec = spec
         self.log_path = log_path
         self.sandbox = sandbox
-        self.limits = limits or Limits.for_command(spec.argv).merged(dict(spec.limits))
+        self.limits = limits or ResourceLimits.for_command(spec.argv).merged(dict(spec.limits))
         self.confinement: Confinement | None = None
         #: The processes whose CPU limit is raised per game: the bot, and under a
         #: namespace wrapper the processes between (found once, not per game).

@@ -84,7 +84,7 @@ class SandboxError(ArenaError):
 
 
 @dataclass(frozen=True)
-class Limits:
+class ResourceLimits:
     """Resource limits of one bot process (``None``: no limit of that kind).
 
     ``cpu_s`` is a budget per game: the referee raises the limit by that much
@@ -99,14 +99,14 @@ class Limits:
     open_files: int | None = 1024
 
     @classmethod
-    def for_command(cls, argv: Sequence[str]) -> Limits:
+    def for_command(cls, argv: Sequence[str]) -> ResourceLimits:
         """Defaults that the bot's runtime survives (node and the JVM need no AS limit)."""
         program = Path(argv[0]).name
         if program.startswith(_BIG_RESERVERS):
             return cls(address_space_mb=None, memory_mb=2048)
         return cls()
 
-    def merged(self, overrides: dict[str, Any]) -> Limits:
+    def merged(self, overrides: dict[str, Any]) -> ResourceLimits:
         """A copy with some limits changed (from ``bot.toml`` or the command line).
 
         Raises:
@@ -276,7 +276,7 @@ class Confinement:
 def confine(
     argv: Sequence[str],
     scratch: Path,
-    limits: Limits,
+    limits: ResourceLimits,
     capabilities: Capabilities,
     *,
     read_paths: Sequence[str] = (),
@@ -454,7 +454,7 @@ def _trampoline_source() -> str:
 
 
 def _rlimits(
-    limits: Limits, capabilities: Capabilities, *, cgroups: bool
+    limits: ResourceLimits, capabilities: Capabilities, *, cgroups: bool
 ) -> dict[str, int | bool | None]:
     mb = MIB
     return {
@@ -508,7 +508,7 @@ def _cgroups_writable() -> bool:
 _cgroup_numbers = itertools.count(1)
 
 
-def _make_cgroups(name: str, limits: Limits) -> list[Path]:
+def _make_cgroups(name: str, limits: ResourceLimits) -> list[Path]:
     label = f"arena-{os.getpid()}-{next(_cgroup_numbers)}"
     groups = []
     try:

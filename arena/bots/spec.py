@@ -19,7 +19,7 @@ import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from arena.bots.sandbox import Limits, SandboxError
+from arena.bots.sandbox import ResourceLimits, SandboxError
 from arena.errors import BotError
 
 MANIFEST = "bot.toml"
@@ -41,7 +41,7 @@ class BotSpec:
     build: tuple[str, ...] | None = None
     home: Path | None = None
     named: bool = False
-    #: Resource limit overrides from the manifest's [limits] table (see sandbox.Limits).
+    #: Resource limit overrides from the manifest's [limits] table (see sandbox.ResourceLimits).
     limits: tuple[tuple[str, int], ...] = ()
 
     @property
@@ -148,7 +148,7 @@ def _from_manifest(folder: Path, name: str, text: str) -> BotSpec:
     if not isinstance(limits, dict):
         raise BotError(f"{path}: [limits] must be a table, e.g. memory_mb = 512")
     try:
-        Limits().merged(limits)
+        ResourceLimits().merged(limits)
     except SandboxError as error:
         raise BotError(f"{path}: {error}") from None
     display = name or manifest_name or folder.name

@@ -30,6 +30,13 @@ def main() -> None:
         message = json.loads(line)
         kind = message["type"]
         if kind == "hello":
+            if mode == "hog":  # plays only where a memory limit stops this allocation
+                try:
+                    bytearray(200 << 20)
+                except MemoryError:
+                    pass
+                else:
+                    sys.exit(3)
             send({"type": "ready", "name": mode})
             if mode == "closestdout":
                 os.close(1)
