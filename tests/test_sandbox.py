@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -20,12 +21,20 @@ import pytest
 from arena.bots import sandbox as sandbox_module
 from arena.bots.player import ProcessPlayer
 from arena.bots.process import BotProcess
-from arena.bots.sandbox import Capabilities, ResourceLimits, SandboxError, detect, require
+from arena.bots.sandbox import (
+    Capabilities,
+    ResourceLimits,
+    SandboxError,
+    descendants,
+    detect,
+    require,
+)
 from arena.bots.selftest import ATTACKS, run_attacks
 from arena.bots.spec import BotSpec, parse_bot
 from arena.errors import BotError, BotFault, FaultKind
 from arena.game import Rules
 from arena.protocol import Limits as TimeLimits
+from arena.protocol import decode_reply, encode, hello_message
 from arena.referee import play_game
 
 PROTECTION_OF = {
@@ -224,3 +233,47 @@ def test_benign_bots_play_under_each_stack(stack: str) -> None:
         statuses = [player.close() for player in players]
     assert result.faults == {}, result.faults
     assert statuses == [0, 0, 0]
+
+
+def test_a_bot_whose_files_anyone_may_read_runs_under_its_own_uid() -> None:
+    """As root, a bot slot gets a uid of its own; everything of that uid dies with the bot."""
+    capabilities = detect()
+    if not capabilities.uid_python:
+        assert not ROOT or "separate uids" in " ".join(capabilities.notes), capabilities.notes
+        return  # not root: bots run as arena's own user, which is the point of the check
+    folder = Path(tempfile.mkdtemp(prefix="arena-uid-test-"))
+    try:
+        folder.chmod(0o755)
+        binary = folder / "random_bot"
+        shutil.copy(Path(__file__).resolve().parent.parent / "sample_bots/c/random_bot", binary)
+        binary.chmod(0o755)
+        process = BotProcess(parse_bot(str(binary)), sandbox=capabilities)
+        process.start()
+        try:
+            assert process.confinement is not None and process.confinement.uid is not None
+            uid = process.confinement.uid
+            assert process.proc is not None
+            deadline = time.monotonic() + 10
+            process.send(encode(hello_message(FAST)), deadline)
+            assert decode_reply(process.read_line(deadline), "ready")["name"] == "random-c"
+            tree = [process.proc.pid, *descendants(process.proc.pid)]
+            assert {_uid_of(pid) for pid in tree} == {uid}
+        finally:
+            process.stop()
+        assert not [pid for pid in _all_pids() if _uid_of(pid) == uid], (
+            "a process of the uid survived"
+        )
+    finally:
+        shutil.rmtree(folder)
+
+
+def _uid_of(pid: int) -> int | None:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    return int(status.split("Uid:")[1].split()[0])
+
+
+def _all_pids() -> list[int]:
+    return [int(entry) for entry in os.listdir("/proc") if entry.isdigit()]

@@ -29,9 +29,11 @@ import json
 import logging
 import os
 import platform
+import pwd
 import resource
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -142,6 +144,9 @@ class Capabilities:
     bwrap: str | None = None
     #: util-linux unshare's path, used when bubblewrap is not: network, pid, IPC namespaces.
     unshare: str | None = None
+    #: A Python every user may run, when running as root: bots whose files every
+    #: user may read then run under a uid of their own, one per bot slot.
+    uid_python: str | None = None
     notes: tuple[str, ...] = ()
 
     @property
@@ -150,6 +155,8 @@ class Capabilities:
         found = ["process-group", "scratch-folder", "minimal-env", "rlimits", "no-new-privs"]
         if self.drop_capabilities:
             found.append("no-capabilities")
+        if self.uid_python:
+            found.append("separate-uids")
         if self.bwrap:
             found.append("bubblewrap-namespaces")
         elif self.unshare:
@@ -231,17 +238,23 @@ def detect() -> Capabilities:
             notes.append("unshare: cannot create network and pid namespaces here")
             unshare = None
     drop = os.geteuid() == 0 and _try_trampoline({"drop_capabilities": True})
+    uid_python = _uid_python() if os.geteuid() == 0 and unshare is None else None
+    if uid_python is not None and not _try_trampoline({"uid": _UIDS.probe()}, python=uid_python):
+        notes.append("separate uids: a bot could not be started under a uid of its own")
+        uid_python = None
     if os.geteuid() == 0 and not drop:
         notes.append("capabilities: a bot started as root could not give them up")
     raise_limits = _has_capability(CAP_SYS_RESOURCE)
     if not raise_limits:
         notes.append(
             "CPU: without CAP_SYS_RESOURCE the per-game CPU limit is a soft one a bot "
-            "could raise; the per-move deadlines still bound every answer"
+            "could raise (and a lifetime ceiling of 1000 games for bots under their own "
+            "uid); the per-move deadlines still bound every answer"
         )
     return Capabilities(
         bwrap=bwrap,
         unshare=unshare,
+        uid_python=uid_python,
         drop_capabilities=drop,
         raise_limits=raise_limits,
         landlock_abi=abi,
@@ -259,6 +272,8 @@ class Confinement:
 
     argv: list[str]
     cgroups: list[Path] = field(default_factory=list)
+    #: The bot slot's own uid, or None when the bot runs as arena's user.
+    uid: int | None = None
 
     def release(self, live: set[int]) -> None:
         """Kill whatever is left of the bot (cgroups, adopted orphans) and remove its cgroups.
@@ -267,10 +282,15 @@ class Confinement:
         """
         for group in self.cgroups:
             _kill_cgroup(group)
+        if self.uid is not None:
+            _kill_uid(self.uid)
         kill_leftovers(live)
         for group in self.cgroups:
             _remove_cgroup(group)
         self.cgroups = []
+        if self.uid is not None:
+            _UIDS.give_back(self.uid)
+            self.uid = None
 
 
 def confine(
@@ -288,10 +308,27 @@ def confine(
         SandboxError: when the bot's cgroups cannot be created.
     """
     groups = _make_cgroups(name, limits) if capabilities.cgroups else []
+    python = sys.executable
+    uid = None
+    rlimits = _rlimits(limits, capabilities, cgroups=bool(groups))
+    paths = _bot_paths(argv, read_paths)
+    # unshare, unlike bubblewrap, needs root for its namespaces: no own uid with it.
+    uid_python = (
+        None if capabilities.unshare and not capabilities.bwrap else capabilities.uid_python
+    )
+    if uid_python and _world_readable([argv[0], *paths], executable=argv[0]):
+        python, uid = uid_python, _UIDS.take()
+        os.chown(scratch, uid, uid)
+        rlimits["processes"] = limits.processes  # counted per uid: this bot's own
+        if not capabilities.raise_limits and limits.cpu_s:
+            # Another uid's limit cannot be raised per game without CAP_SYS_RESOURCE:
+            # a lifetime ceiling instead; the per-move deadlines bound every answer.
+            rlimits["cpu_s"] = limits.cpu_s * 1000
     config: dict[str, Any] = {
         "parent": os.getpid(),
-        "limits": _rlimits(limits, capabilities, cgroups=bool(groups)),
+        "limits": rlimits,
         "cgroups": [str(g) for g in groups],
+        "uid": uid,
     }
     last: dict[str, Any] = {
         "seccomp": capabilities.seccomp,
@@ -303,7 +340,7 @@ def confine(
     if capabilities.bwrap:
         # bubblewrap drops every capability itself (--cap-drop ALL).
         last["drop_capabilities"] = False
-        config["wrap"] = _bwrap_args(capabilities.bwrap, str(scratch), _bot_paths(argv, read_paths))
+        config["wrap"] = _bwrap_args(capabilities.bwrap, str(scratch), paths, python)
         config["source"] = _trampoline_source()
         config["inner"] = {"parent": None, "limits": {}, **last}
     elif capabilities.unshare:
@@ -312,8 +349,8 @@ def confine(
         config["inner"] = {"parent": None, "limits": {}, **last}
     else:
         config.update(last)
-    command = [sys.executable, "-I", "-S", "-c", _trampoline_source(), json.dumps(config), *argv]
-    return Confinement(argv=command, cgroups=groups)
+    command = [python, "-I", "-S", "-c", _trampoline_source(), json.dumps(config), *argv]
+    return Confinement(argv=command, cgroups=groups, uid=uid)
 
 
 def landlock_rules(
@@ -356,13 +393,15 @@ def _bot_paths(argv: Sequence[str], extra: Sequence[str]) -> list[str]:
     return unique
 
 
-def _bwrap_args(bwrap: str, scratch: str, bot_paths: Sequence[str] = ()) -> list[str]:
+def _bwrap_args(
+    bwrap: str, scratch: str, bot_paths: Sequence[str] = (), python: str = sys.executable
+) -> list[str]:
     """bubblewrap's command line: the host read-only, private /tmp, no network, own pids.
 
     The bot's own folders are bound back read-only, for bots that live in /tmp.
     """
     # The trampoline's own interpreter runs inside too: it may live in /tmp as well.
-    paths = [*_bot_paths([sys.executable], ()), *bot_paths]
+    paths = [*_bot_paths([python], ()), *bot_paths]
     rebound = [arg for path in dict.fromkeys(paths) for arg in ("--ro-bind-try", path, path)]
     return [
         bwrap,
@@ -479,12 +518,12 @@ def _landlock_abi() -> int:
     return max(0, int(abi))
 
 
-def _try_trampoline(config: dict[str, Any]) -> bool:
+def _try_trampoline(config: dict[str, Any], *, python: str = sys.executable) -> bool:
     """Whether a trivial program starts through the trampoline with ``config``."""
     full = {"parent": os.getpid(), "limits": {}, "cgroups": [], **config}
     try:
         done = subprocess.run(
-            [sys.executable, "-I", "-S", "-c", _trampoline_source(), json.dumps(full), "/bin/true"],
+            [python, "-I", "-S", "-c", _trampoline_source(), json.dumps(full), "/bin/true"],
             capture_output=True,
             timeout=30,
             check=False,
@@ -560,6 +599,95 @@ def _become_subreaper() -> bool:
     libc = ctypes.CDLL(None, use_errno=True)
     done: int = libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     return done == 0
+
+
+class _UidPool:
+    """uids for bot slots: unused by any account, a block of 64 per arena process."""
+
+    SIZE = 64
+
+    def __init__(self) -> None:
+        self.base = 100_000 + (os.getpid() % 10_000) * self.SIZE
+        self.used: set[int] = set()
+
+    def take(self) -> int:
+        """A free uid of this process's block.
+
+        Raises:
+            SandboxError: when all 64 are in use.
+        """
+        for uid in range(self.base, self.base + self.SIZE):
+            if uid not in self.used and not _has_account(uid):
+                self.used.add(uid)
+                return uid
+        raise SandboxError(f"all {self.SIZE} bot uids of this arena process are in use")
+
+    def give_back(self, uid: int) -> None:
+        """Free a uid once nothing of its bot runs any more."""
+        self.used.discard(uid)
+
+    def probe(self) -> int:
+        """A uid to try the layer with (the last of the block)."""
+        return self.base + self.SIZE - 1
+
+
+_UIDS = _UidPool()
+
+
+def _has_account(uid: int) -> bool:
+    try:
+        pwd.getpwuid(uid)
+    except KeyError:
+        return False
+    return True
+
+
+def _uid_python() -> str | None:
+    """A Python interpreter that every user may run (for bots under their own uid)."""
+    for candidate in (sys.executable, "/usr/bin/python3", "/usr/local/bin/python3"):
+        if os.path.exists(candidate) and _world_readable([candidate], executable=candidate):
+            return candidate
+    return None
+
+
+def _world_readable(paths: Sequence[str], *, executable: str) -> bool:
+    """Whether any user may reach (and read) each path; ``executable`` must also be runnable."""
+    for path in paths:
+        real = Path(os.path.realpath(path))
+        for folder in [*reversed(real.parents)]:
+            if not _mode(folder) & stat.S_IXOTH:
+                return False
+        mode = _mode(real)
+        need = stat.S_IXOTH if real.is_dir() else stat.S_IROTH
+        if path == executable:
+            need |= stat.S_IXOTH
+        if mode & need != need:
+            return False
+    return True
+
+
+def _mode(path: Path) -> int:
+    try:
+        return path.stat().st_mode
+    except OSError:
+        return 0
+
+
+def _kill_uid(uid: int) -> None:
+    """SIGKILL every process running as ``uid`` (a bot slot's own uid: all its leftovers)."""
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = Path(entry.path, "status").read_text()
+        except OSError:
+            continue
+        for line in status.splitlines():
+            if line.startswith("Uid:"):
+                if int(line.split()[1]) == uid:
+                    with contextlib.suppress(ProcessLookupError, PermissionError):
+                        os.kill(int(entry.name), signal.SIGKILL)
+                break
 
 
 def _has_capability(bit: int) -> bool:

@@ -7,7 +7,8 @@ imports nothing but the standard library. In order, it:
 1. joins the bot's cgroups (pids, memory) when given, so every process the
    bot ever starts is counted and can be killed together;
 2. sets the umask and the resource limits (CPU seconds, data and address
-   space, processes, file size, open files, no core dumps);
+   space, processes, file size, open files, no core dumps), and becomes the
+   bot slot's own uid when given one (root only);
 3. asks for SIGKILL when the referee dies; when run as root, gives up every
    capability for good (bounding set emptied, securebits locked so that
    exec grants none back), then sets no-new-privileges;
@@ -75,7 +76,7 @@ LIMITS = {
     "cpu_s": resource.RLIMIT_CPU,
     "data_bytes": resource.RLIMIT_DATA,
     "address_space_bytes": resource.RLIMIT_AS,
-    "processes": resource.RLIMIT_NPROC,
+    "processes": resource.RLIMIT_NPROC,  # per uid: set only for a bot with its own uid
     "file_size_bytes": resource.RLIMIT_FSIZE,
     "open_files": resource.RLIMIT_NOFILE,
 }
@@ -246,9 +247,17 @@ def main() -> None:
     join_cgroups(config.get("cgroups", []))
     os.umask(0o077)
     set_limits(config.get("limits", {}))
+    uid = config.get("uid")
+    if uid is not None:
+        try:
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+        except OSError as error:
+            fail("separate uid", f"{uid}: {error}")
     lib = libc()
     try:
-        prctl(lib, PR_SET_PDEATHSIG, 9)
+        prctl(lib, PR_SET_PDEATHSIG, 9)  # after setuid, which would clear it
         if config.get("parent") is not None and os.getppid() != config["parent"]:
             os._exit(FAILED)  # the referee is already gone
     except OSError as error:
