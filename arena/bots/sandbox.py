@@ -1,11 +1,14 @@
 """The sandbox around every bot: which layers this machine offers, and how to apply them.
 
 Layers are found by trying them (:func:`detect`), never assumed. The
-in-process ones (limits, no-new-privileges, Landlock, seccomp, joining
-cgroups) are applied by :mod:`arena.bots.trampoline` between fork and exec;
-the referee's side is here: it computes each bot's Landlock rules, creates
-and removes its cgroups, raises its CPU budget before each game, and, as the
-child subreaper, kills and reaps every leftover descendant when a bot ends.
+in-process ones (limits, a uid of the bot slot's own, no capabilities,
+no-new-privileges, Landlock, seccomp, joining cgroups) are applied by
+:mod:`arena.bots.trampoline` between fork and exec, around bubblewrap (or
+unshare) when namespaces are available; the referee's side is here: it
+computes each bot's Landlock rules and bubblewrap binds, creates and removes
+its cgroups, hands out bot uids, raises its CPU budget before each game,
+and, as the child subreaper, kills and reaps every leftover descendant when
+a bot ends.
 
 Protections a user can ``--require`` (each met by any one of its layers):
 
@@ -310,7 +313,7 @@ def confine(
     groups = _make_cgroups(name, limits) if capabilities.cgroups else []
     python = sys.executable
     uid = None
-    rlimits = _rlimits(limits, capabilities, cgroups=bool(groups))
+    rlimits = _rlimits(limits, capabilities)
     paths = _bot_paths(argv, read_paths)
     # unshare, unlike bubblewrap, needs root for its namespaces: no own uid with it.
     uid_python = (
@@ -492,9 +495,8 @@ def _trampoline_source() -> str:
     return TRAMPOLINE.read_text(encoding="utf-8")
 
 
-def _rlimits(
-    limits: ResourceLimits, capabilities: Capabilities, *, cgroups: bool
-) -> dict[str, int | bool | None]:
+def _rlimits(limits: ResourceLimits, capabilities: Capabilities) -> dict[str, int | bool | None]:
+    """The trampoline's limits for a bot running as arena's own user (see :func:`confine`)."""
     mb = MIB
     return {
         "cpu_s": limits.cpu_s,
@@ -502,7 +504,7 @@ def _rlimits(
         "data_bytes": limits.memory_mb * mb if limits.memory_mb else None,
         "address_space_bytes": limits.address_space_mb * mb if limits.address_space_mb else None,
         # RLIMIT_NPROC counts every process of the uid, the user's own included,
-        # and nothing for root: only cgroups give a per-bot process ceiling.
+        # and nothing for root: set only for a bot with a uid of its own.
         "processes": None,
         "file_size_bytes": limits.file_size_mb * mb if limits.file_size_mb else None,
         "open_files": limits.open_files,
