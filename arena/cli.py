@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import sys
+import time
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
@@ -26,8 +27,12 @@ from arena.errors import ArenaError
 from arena.game.rules import OPTION_NAMES, Rules, parse_rule_assignment
 from arena.protocol import Limits
 from arena.referee import play_game, read_replay, write_replay
+from arena.report.leaderboard import render_leaderboard, render_pairwise
 from arena.report.narrate import narrate
 from arena.simulate import random_game
+from arena.tournament.config import command_line_bots, config_bots, load_config
+from arena.tournament.runner import Tournament, open_store, resume_command, run
+from arena.tournament.store import open_existing
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -415,3 +420,215 @@ def check_bot_command(bot: str, games: int, move_ms: int, bank_ms: int, startup_
     click.echo(f"{spec.name}: {'all checks passed' if not failed else f'{failed} checks failed'}")
     if failed:
         sys.exit(1)
+
+
+@main.command()
+@click.argument(
+    "config_file",
+    required=False,
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="[CONFIG.toml]",
+)
+@click.option("--bot", "bot_args", multiple=True, metavar="BOT", help="A bot (repeatable).")
+@click.option("--players", type=click.IntRange(2, 7), default=None, help="Seats per table.")
+@click.option("--deals", type=click.IntRange(min=1), default=None, help="Deal sets per table.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Games at once.")
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="Tournament seed.")
+@click.option("--name", default=None, help="Tournament name (results/NAME).")
+@click.option(
+    "--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="Results folder."
+)
+@click.option("--gauntlet", default=None, metavar="BOT", help="Only the tables this bot sits at.")
+@rule_option
+@click.option("--move-ms", type=click.IntRange(min=1), default=None, help="Milliseconds per move.")
+@click.option("--bank-ms", type=click.IntRange(min=1), default=None, help="Extra ms per game.")
+@click.option("--startup-ms", type=click.IntRange(min=1), default=None, help="ms to answer hello.")
+@sandbox_options
+@click.option("--quiet", is_flag=True, help="No progress bar; only the summary line.")
+def tournament(
+    config_file: Path | None,
+    bot_args: Sequence[str],
+    players: int | None,
+    deals: int | None,
+    jobs: int | None,
+    seed: int | None,
+    name: str | None,
+    out: Path | None,
+    gauntlet: str | None,
+    rules: Sequence[str],
+    move_ms: int | None,
+    bank_ms: int | None,
+    startup_ms: int | None,
+    required: str,
+    no_sandbox: bool,
+    resource_limits: Sequence[str],
+    quiet: bool,
+) -> None:
+    """Play a round-robin tournament with duplicate deals, and rate the bots.
+
+    Every set of --players bots plays --deals deal sets, each in every seat
+    rotation. Results go to results/NAME (or --out): results.sqlite, replays
+    and bot logs. Rerunning the same command resumes an unfinished folder.
+    Flags override the config file.
+
+    \b
+    Example:
+        arena tournament --bot sample_bots/python/random_bot.py \\
+            --bot "js=node sample_bots/javascript/random_bot.js" \\
+            --bot sample_bots/c/random_bot --players 3 --deals 5 --jobs 2
+    """
+    data: dict[str, Any] = {}
+    file_bots = []
+    if config_file is not None:
+        data = domain(lambda: load_config(config_file))
+        file_bots = domain(lambda: config_bots(data, config_file))
+    specs = domain(lambda: command_line_bots(list(bot_args))) if bot_args else file_bots
+    if len(specs) < 2:
+        raise click.UsageError("a tournament needs at least 2 bots (--bot, or [[bots]] in a file)")
+    file_rules = [f"{key}={value}" for key, value in data.get("rules", {}).items()]
+    chosen_players = players or data.get("players") or min(4, len(specs))
+    game_rules = build_rules(
+        chosen_players,
+        [a for a in [*file_rules, *rules] if not a.replace(" ", "").startswith("players=")],
+    )
+    defaults = Limits()
+    limits = domain(
+        lambda: Limits(
+            startup_ms=startup_ms or data.get("startup_ms", defaults.startup_ms),
+            move_ms=move_ms or data.get("move_ms", defaults.move_ms),
+            bank_ms=bank_ms or data.get("bank_ms", defaults.bank_ms),
+        )
+    )
+    resources = {**data.get("limits", {}), **resource_overrides(resource_limits)}
+    domain(lambda: ResourceLimits().merged(resources))
+    sandbox = sandbox_for(required, no_sandbox)
+    for spec in specs:
+        domain(partial(build_bot, spec))
+    event = Tournament(
+        bots=tuple(specs),
+        players=game_rules.players,
+        deals=deals or data.get("deals", 5),
+        seed=seed if seed is not None else data.get("seed", 0),
+        rules=game_rules,
+        limits=limits,
+        resources=tuple(sorted(resources.items())),
+        gauntlet=gauntlet or data.get("gauntlet"),
+    )
+    domain(event.schedule)
+    label = name or data.get("name") or (config_file.stem if config_file else "tournament")
+    folder = out or (Path(data["out"]) if "out" in data else Path("results") / label)
+    store = domain(lambda: open_store(event, folder, sandbox))
+    if not quiet:
+        click.echo(
+            f"Tournament {label}: {len(specs)} bots, {event.players} per table, "
+            f"{store.total()} games ({store.done()} done) -> {folder}"
+        )
+    bar = None if quiet else ProgressBar()
+    try:
+        outcome = run(
+            event,
+            store,
+            jobs=jobs or data.get("jobs", 1),
+            sandbox=sandbox,
+            progress=bar.update if bar else None,
+            notice=lambda text: click.echo(f"\n{text}", err=True),
+        )
+    except KeyboardInterrupt:
+        if bar:
+            bar.finish()
+        click.echo(
+            f"Interrupted: {store.done()} of {store.total()} games are saved in {folder}. "
+            f"Resume with: {resume_command()}",
+            err=True,
+        )
+        sys.exit(130)
+    finally:
+        store.close()
+    if bar:
+        bar.finish()
+    rate = outcome.played / outcome.seconds if outcome.seconds > 0 else 0.0
+    click.echo(
+        f"Done: {outcome.done}/{outcome.total} games ({outcome.played} played now in "
+        f"{outcome.seconds:.1f} s, {rate:.1f} games/s). Leaderboard: arena leaderboard {folder}"
+    )
+
+
+class ProgressBar:
+    """A one-line progress bar on stderr: games done / total, games per second, ETA."""
+
+    def __init__(self) -> None:
+        self.live = sys.stderr.isatty()
+        self.last = 0.0
+        self.first_done: int | None = None
+
+    def update(self, done: int, total: int, seconds: float) -> None:
+        """Redraw (at most 10 times a second; a line every 10% when not a terminal)."""
+        if self.first_done is None:
+            self.first_done = done - 1
+        played = done - self.first_done
+        rate = played / seconds if seconds > 0 else 0.0
+        eta = (total - done) / rate if rate > 0 else 0.0
+        width = 30
+        filled = int(width * done / total) if total else width
+        text = (
+            f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, "
+            f"{rate:.1f} games/s, ETA {_duration(eta)}"
+        )
+        now = time.monotonic()
+        if self.live:
+            if now - self.last >= 0.1 or done == total:
+                click.echo(f"\r{text}", nl=False, err=True)
+                self.last = now
+        elif done == total or (done * 10 // total) != ((done - 1) * 10 // total):
+            click.echo(text, err=True)
+
+    def finish(self) -> None:
+        """End the bar's line."""
+        if self.live:
+            click.echo("", err=True)
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(seconds + 0.5)
+    if seconds < 60:
+        return f"{seconds}s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}m{seconds:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m"
+
+
+LEADERBOARD_FORMATS = ("table", "json", "csv", "markdown")
+
+
+@main.command()
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option(
+    "--format", "fmt", type=click.Choice(LEADERBOARD_FORMATS), default="table", show_default=True
+)
+@click.option("--pairwise", is_flag=True, help="How often each bot placed above each other one.")
+def leaderboard(folder: Path, fmt: str, pairwise: bool) -> None:
+    """Print the leaderboard of a tournament results folder.
+
+    Ratings are TrueSkill's (score = mu - 3 sigma), computed as the games
+    finished; printing never re-rates. The json format is stable.
+
+    \b
+    Example:
+        arena leaderboard results/tournament --format markdown --pairwise
+    """
+    store = domain(lambda: open_existing(folder))
+    try:
+        rows = store.standings()
+        pairs = store.pairwise() if pairwise else {}
+        done, total = store.done(), store.total()
+    finally:
+        store.close()
+    click.echo(render_leaderboard(rows, fmt), nl=fmt != "json")
+    if fmt == "json":
+        click.echo("")
+    if pairwise:
+        click.echo(render_pairwise([row["bot"] for row in rows], pairs, fmt))
+    if fmt in ("table", "markdown") and done < total:
+        click.echo(f"({done} of {total} games played so far)")

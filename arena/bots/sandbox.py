@@ -219,7 +219,9 @@ def detect() -> Capabilities:
     if not seccomp:
         notes.append("seccomp: a filter could not be installed")
     cgroups = _cgroups_writable()
-    if not cgroups:
+    if cgroups:
+        _sweep_stale_cgroups()
+    else:
         notes.append("cgroups: no writable cgroup v1 pids and memory hierarchy")
     if abi >= 1 and not _try_trampoline({"landlock": [["/", "read"]]}):
         notes.append(f"Landlock: ABI {abi} offered, but a ruleset could not be applied")
@@ -533,6 +535,17 @@ def _try_trampoline(config: dict[str, Any], *, python: str = sys.executable) -> 
     except (OSError, subprocess.TimeoutExpired):
         return False
     return done.returncode == 0
+
+
+def _sweep_stale_cgroups() -> None:
+    """Remove the cgroups of arena processes that are gone (killed with ``kill -9``)."""
+    for controller in ("pids", "memory"):
+        with contextlib.suppress(OSError):
+            for group in (CGROUP_ROOT / controller).glob("arena-*-*"):
+                owner = group.name.split("-")[1]
+                if owner.isdigit() and not Path(f"/proc/{owner}").exists():
+                    _kill_cgroup(group)
+                    _remove_cgroup(group)
 
 
 def _cgroups_writable() -> bool:

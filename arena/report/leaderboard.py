@@ -1,0 +1,81 @@
+"""Leaderboard tables: the standings of a tournament as table, markdown, csv or json.
+
+The json format is stable (cli.md): a list, best first, each row with at
+least rank, bot, mu, sigma, score, games, wins, avg_place and faults
+(kind -> count).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tabulate import tabulate
+
+COLUMNS = (
+    ("rank", "rank"),
+    ("bot", "bot"),
+    ("mu", "mu"),
+    ("sigma", "sigma"),
+    ("score", "score"),
+    ("games", "games"),
+    ("wins", "wins"),
+    ("win_pct", "win %"),
+    ("avg_place", "avg place"),
+    ("faults", "faults"),
+)
+_TABLE_FORMATS = {"table": "simple", "markdown": "github"}
+
+
+def render_leaderboard(rows: Sequence[Mapping[str, Any]], fmt: str) -> str:
+    """The leaderboard in ``fmt``: ``table``, ``markdown``, ``csv`` or ``json``."""
+    if fmt == "json":
+        return json.dumps([dict(row) for row in rows], indent=2)
+    cells = [[_cell(key, row[key]) for key, _ in COLUMNS] for row in rows]
+    headers = [title for _, title in COLUMNS]
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow([key for key, _ in COLUMNS])
+        writer.writerows(cells)
+        return out.getvalue().rstrip("\n")
+    return tabulate(cells, headers=headers, tablefmt=_TABLE_FORMATS[fmt], floatfmt=".2f")
+
+
+def render_pairwise(
+    bots: Sequence[str], pairs: Mapping[tuple[str, str], tuple[int, int]], fmt: str
+) -> str:
+    """How often each bot (row) placed above each other bot (column), in games of both."""
+    if fmt == "json":
+        return json.dumps(
+            [
+                {"bot": a, "other": b, "above": above, "games": games}
+                for (a, b), (above, games) in sorted(pairs.items())
+            ],
+            indent=2,
+        )
+    cells = []
+    for a in bots:
+        row: list[str] = [a]
+        for b in bots:
+            above, games = pairs.get((a, b), (0, 0))
+            row.append("-" if a == b or not games else f"{100.0 * above / games:.0f}%")
+        cells.append(row)
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["above", *bots])
+        writer.writerows(cells)
+        return out.getvalue().rstrip("\n")
+    return tabulate(cells, headers=["placed above ->", *bots], tablefmt=_TABLE_FORMATS[fmt])
+
+
+def _cell(key: str, value: Any) -> Any:
+    if key == "faults":
+        return " ".join(f"{kind}:{count}" for kind, count in sorted(value.items())) or "-"
+    if value is None:
+        return "-"
+    return value

@@ -1,0 +1,305 @@
+"""Running a tournament: the scheduled games, ``jobs`` at a time, into the store.
+
+The coordinator (this process) alone writes ``results.sqlite``; games are
+played by workers, each keeping its own bot processes alive across games
+(``jobs == 1`` plays in this process). A worker writes each game's replay
+(to a temporary name, then renamed) before the coordinator commits the
+game, so a store never names a replay that is not whole. A bot that fails
+its handshake three games in a row is disabled: its remaining games are
+played with its seat forfeited (faulted from the start, played on by the
+fallback).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import shlex
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.util import Finalize
+from pathlib import Path
+from typing import Any
+
+from arena.bots.player import ProcessPlayer
+from arena.bots.sandbox import Capabilities
+from arena.bots.spec import BotSpec
+from arena.errors import BotFault, FaultKind
+from arena.game import Rules
+from arena.protocol import Limits
+from arena.referee import Player, play_game, write_replay
+from arena.tournament.ratings import Environment
+from arena.tournament.schedule import ScheduledGame, build_schedule
+from arena.tournament.store import BotRecord, Finished, Store
+
+#: Handshake failures in a row after which a bot is disabled.
+DISABLE_AFTER = 3
+_HANDSHAKE = "handshake failed"
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """Everything that defines a tournament (and so must match when it is resumed)."""
+
+    bots: tuple[BotSpec, ...]
+    players: int
+    deals: int
+    seed: int
+    rules: Rules
+    limits: Limits
+    resources: tuple[tuple[str, int], ...] = ()
+    gauntlet: str | None = None
+
+    def key(self) -> dict[str, Any]:
+        """The configuration as stored, and compared on resume."""
+        return {
+            "bots": [[spec.name, spec.command] for spec in self.bots],
+            "players": self.players,
+            "deals": self.deals,
+            "seed": self.seed,
+            "rules": self.rules.to_dict(),
+            "limits": self.limits.to_dict(),
+            "resources": dict(self.resources),
+            "gauntlet": self.gauntlet,
+        }
+
+    def schedule(self) -> list[ScheduledGame]:
+        """Every game, in schedule order."""
+        return build_schedule(
+            [spec.name for spec in self.bots],
+            players=self.players,
+            deals=self.deals,
+            seed=self.seed,
+            gauntlet=self.gauntlet,
+        )
+
+
+@dataclass
+class Outcome:
+    """How a run ended."""
+
+    played: int
+    done: int
+    total: int
+    seconds: float
+    disabled: dict[str, str] = field(default_factory=dict)
+
+
+def open_store(tournament: Tournament, folder: Path, sandbox: Capabilities | None) -> Store:
+    """The store of ``folder`` for ``tournament`` (created, or checked and resumed).
+
+    Raises:
+        StoreError: when ``folder`` holds another tournament.
+    """
+    rules = tournament.rules
+    return Store.open(
+        folder,
+        config=tournament.key(),
+        bots=[BotRecord(s.name, s.command, files_hash(s)) for s in tournament.bots],
+        schedule=tournament.schedule(),
+        environment=Environment.for_table(rules.players),
+        sandbox=list(sandbox.layers) if sandbox else [],
+    )
+
+
+def run(
+    tournament: Tournament,
+    store: Store,
+    *,
+    jobs: int,
+    sandbox: Capabilities | None,
+    progress: Callable[[int, int, float], None] | None = None,
+    notice: Callable[[str], None] | None = None,
+) -> Outcome:
+    """Play every pending game of ``store``; commit each as it finishes.
+
+    A KeyboardInterrupt stops the run between commits; what was committed stays.
+    """
+    pending = store.pending()
+    total, done = store.total(), store.done()
+    for partial in (store.folder / "replays").glob(".*.partial"):
+        partial.unlink(missing_ok=True)  # left by a worker killed mid-write
+    disabled = store.disabled()
+    failures: dict[str, int] = {}
+    setup = _Setup(
+        tournament.bots,
+        tournament.rules,
+        tournament.limits,
+        dict(tournament.resources),
+        sandbox,
+        store.folder,
+    )
+    start = time.monotonic()
+    played = 0
+    by_ordinal = {game.ordinal: game for game in pending}
+
+    def tasks() -> Iterator[tuple[ScheduledGame, dict[str, str]]]:
+        for game in pending:
+            yield game, dict(disabled)
+
+    results: Iterator[Finished]
+    pool = None
+    if jobs <= 1:
+        _init_worker(setup)
+        results = (_play_task(task) for task in tasks())
+    else:
+        context = multiprocessing.get_context("spawn")
+        pool = context.Pool(jobs, initializer=_init_worker, initargs=(setup,))
+        results = pool.imap_unordered(_play_task, tasks())
+    completed = False
+    try:
+        for finished in results:
+            store.finish(finished)
+            played += 1
+            done += 1
+            for bot, failed in _handshakes(finished, by_ordinal[finished.ordinal]).items():
+                failures[bot] = failures.get(bot, 0) + 1 if failed else 0
+                if failures[bot] >= DISABLE_AFTER and bot not in disabled:
+                    reason = f"failed to start {DISABLE_AFTER} games in a row"
+                    disabled[bot] = reason
+                    store.disable(bot, reason)
+                    if notice:
+                        notice(f"bot {bot!r} disabled: {reason}; its remaining games are forfeits")
+            if progress:
+                progress(done, total, time.monotonic() - start)
+        completed = True
+    finally:
+        if pool is None:
+            _close_players()
+        elif completed:
+            pool.close()  # workers say bye to their bots and free their sandboxes
+            pool.join()
+        else:
+            pool.terminate()  # interrupted: the bots die with their workers
+            pool.join()
+    return Outcome(played, done, total, time.monotonic() - start, dict(disabled))
+
+
+def _handshakes(finished: Finished, game: ScheduledGame) -> dict[str, bool]:
+    """For each bot of the game: whether it failed to start (its handshake)."""
+    return {
+        bot: seat in finished.faults and finished.faults[seat][1].startswith(_HANDSHAKE)
+        for seat, bot in enumerate(game.seats)
+    }
+
+
+def files_hash(spec: BotSpec) -> str:
+    """A hash of the files a bot runs: its program, its file arguments, its folder's files."""
+    digest = hashlib.blake2b(digest_size=16)
+    paths = [token for token in spec.argv if os.path.isfile(token)]
+    if spec.home is not None:
+        paths += sorted(str(p) for p in spec.home.rglob("*") if p.is_file() and len(p.parts) < 40)[
+            :2000
+        ]
+    for path in paths:
+        digest.update(path.encode())
+        try:
+            digest.update(Path(path).read_bytes())
+        except OSError:
+            digest.update(b"unreadable")
+    return digest.hexdigest()
+
+
+# ---------------------------------------------------------------------- workers
+
+
+@dataclass(frozen=True)
+class _Setup:
+    bots: tuple[BotSpec, ...]
+    rules: Rules
+    limits: Limits
+    resources: dict[str, int]
+    sandbox: Capabilities | None
+    folder: Path
+
+
+_STATE: dict[str, Any] = {}
+
+
+def _init_worker(setup: _Setup) -> None:
+    _STATE["setup"] = setup
+    _STATE["players"] = {}
+    if multiprocessing.parent_process() is not None:
+        Finalize(None, _close_players, exitpriority=10)
+
+
+def _player(name: str, disabled: dict[str, str]) -> Player:
+    if name in disabled:
+        return _Forfeit(name, disabled[name])
+    players: dict[str, ProcessPlayer] = _STATE["players"]
+    if name not in players:
+        setup: _Setup = _STATE["setup"]
+        spec = next(spec for spec in setup.bots if spec.name == name)
+        players[name] = ProcessPlayer(
+            spec,
+            setup.limits,
+            log_dir=setup.folder / "logs",
+            sandbox=setup.sandbox,
+            resources=setup.resources,
+        )
+    return players[name]
+
+
+def _play_task(task: tuple[ScheduledGame, dict[str, str]]) -> Finished:
+    game, disabled = task
+    setup: _Setup = _STATE["setup"]
+    players = [_player(name, disabled) for name in game.seats]
+    start = time.monotonic()
+    result = play_game(
+        players,
+        setup.rules,
+        seed=game.seed,
+        game_id=game.game_id,
+        limits=setup.limits,
+        header_extra={"sandbox": list(setup.sandbox.layers) if setup.sandbox else []},
+    )
+    replay = Path("replays") / f"{game.game_id}.jsonl"
+    partial = setup.folder / "replays" / f".{game.game_id}.{os.getpid()}.partial"
+    write_replay(partial, result.replay)
+    os.replace(partial, setup.folder / replay)
+    return Finished(
+        ordinal=game.ordinal,
+        placements=result.placements,
+        faults={seat: (f.kind.value, f.detail) for seat, f in result.faults.items()},
+        decisions=result.decisions,
+        duration_ms=(time.monotonic() - start) * 1000.0,
+        replay=str(replay),
+    )
+
+
+def _close_players() -> None:
+    for player in _STATE.get("players", {}).values():
+        player.close()
+    _STATE["players"] = {}
+
+
+class _Forfeit:
+    """The seat of a disabled bot: it faults at once, and is played on by the fallback."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        self.name = name
+        self.description = f"disabled: {reason}"
+        self.reason = reason
+
+    def start_game(self, message: dict[str, Any], line: bytes) -> None:
+        raise BotFault(FaultKind.CRASH, f"disabled: {self.reason}")
+
+    def deliver(self, message: dict[str, Any], line: bytes) -> None:
+        """Nothing reaches a disabled bot."""
+
+    def request(self, message: dict[str, Any], line: bytes, timeout_s: float) -> tuple[str, float]:
+        raise BotFault(FaultKind.CRASH, f"disabled: {self.reason}")
+
+    def end_game(self) -> None:
+        """Nothing to end."""
+
+    def abandon(self, error_line: bytes | None) -> None:
+        """Nothing to stop."""
+
+
+def resume_command(argv: Sequence[str] | None = None) -> str:
+    """The command line that resumes this run."""
+    return shlex.join(["arena", *(sys.argv[1:] if argv is None else argv)])

@@ -1,0 +1,411 @@
+"""The results store of a tournament: one SQLite file (WAL), safe to kill at any moment.
+
+Everything a leaderboard needs is here, and is written as games finish: the
+configuration, the bots, every scheduled game and its seats, placements,
+faults and timings, and the ratings. A finished game is committed in one
+transaction together with the rating of every game it completes in the
+schedule's finished prefix, so after a ``kill -9`` the store holds whole
+games only, and the ratings are a function of the games in schedule order
+whatever order they finished in. The tables are documented in
+``results/README.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.errors import ArenaError
+from arena.tournament.ratings import Environment, rate
+from arena.tournament.schedule import ScheduledGame
+
+SCHEMA_VERSION = 1
+DATABASE = "results.sqlite"
+
+SCHEMA = """
+CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL                  -- JSON
+);
+CREATE TABLE bots (
+    name TEXT PRIMARY KEY,
+    command TEXT NOT NULL,
+    files_hash TEXT NOT NULL,
+    disabled_reason TEXT                 -- NULL while the bot plays
+);
+CREATE TABLE games (
+    ordinal INTEGER PRIMARY KEY,         -- schedule order
+    id TEXT NOT NULL UNIQUE,
+    deal_set INTEGER NOT NULL,
+    rotation INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'done')),
+    decisions INTEGER,
+    duration_ms REAL,
+    finished_at REAL,                    -- unix time
+    replay TEXT                          -- path relative to the results folder
+);
+CREATE TABLE seats (
+    game INTEGER NOT NULL REFERENCES games(ordinal),
+    seat INTEGER NOT NULL,
+    bot TEXT NOT NULL REFERENCES bots(name),
+    placement INTEGER,
+    fault_kind TEXT,
+    fault_detail TEXT,
+    PRIMARY KEY (game, seat)
+);
+CREATE TABLE ratings (                   -- each bot's rating after each rated game
+    game INTEGER NOT NULL REFERENCES games(ordinal),
+    bot TEXT NOT NULL REFERENCES bots(name),
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    PRIMARY KEY (game, bot)
+);
+CREATE TABLE standings (                 -- the leaderboard as of the rated prefix
+    bot TEXT PRIMARY KEY REFERENCES bots(name),
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    games INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    place_sum INTEGER NOT NULL,
+    faults TEXT NOT NULL                 -- JSON: kind -> count
+);
+CREATE TABLE pairs (                     -- how often a placed above b, in games of both
+    a TEXT NOT NULL,
+    b TEXT NOT NULL,
+    above INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (a, b)
+);
+"""
+
+
+class StoreError(ArenaError):
+    """A results folder that cannot be used: unreadable, or from another tournament."""
+
+
+@dataclass(frozen=True)
+class BotRecord:
+    """A bot as the store keeps it."""
+
+    name: str
+    command: str
+    files_hash: str
+
+
+@dataclass(frozen=True)
+class Finished:
+    """What a worker reports of a finished game."""
+
+    ordinal: int
+    placements: tuple[int, ...]
+    faults: dict[int, tuple[str, str]]
+    decisions: int
+    duration_ms: float
+    replay: str
+
+
+class Store:
+    """A tournament's ``results.sqlite``."""
+
+    def __init__(self, folder: Path, connection: sqlite3.Connection) -> None:
+        self.folder = folder
+        self.db = connection
+        self._env = Environment(**self.meta("environment")).trueskill()
+
+    # ------------------------------------------------------------------ opening
+
+    @classmethod
+    def open(
+        cls,
+        folder: Path,
+        *,
+        config: dict[str, Any],
+        bots: Sequence[BotRecord],
+        schedule: Sequence[ScheduledGame],
+        environment: Environment,
+        sandbox: Sequence[str],
+    ) -> Store:
+        """Open the store of ``folder``, creating it for a new tournament.
+
+        An existing store must hold the same tournament (same configuration
+        and bot files); it is then resumed.
+
+        Raises:
+            StoreError: for an unreadable store or one of another tournament.
+        """
+        path = folder / DATABASE
+        exists = path.exists()
+        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            db = sqlite3.connect(path, isolation_level=None)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA foreign_keys=ON")
+            if not exists:
+                _create(db, config, bots, schedule, environment, sandbox)
+            store = cls(folder, db)
+        except (sqlite3.Error, json.JSONDecodeError, KeyError, TypeError) as error:
+            raise StoreError(f"{path}: not a usable results store: {error}") from None
+        if exists:
+            store._check_same(config, bots, len(schedule))
+        return store
+
+    def _check_same(self, config: dict[str, Any], bots: Sequence[BotRecord], games: int) -> None:
+        stored = self.meta("config")
+        for key in sorted(set(stored) | set(config)):
+            if stored.get(key) != config.get(key):
+                raise StoreError(
+                    f"{self.folder} holds another tournament ({key}: {stored.get(key)!r} there, "
+                    f"{config.get(key)!r} now): choose another --out, or remove that folder"
+                )
+        known = {row[0]: row[1] for row in self.db.execute("SELECT name, files_hash FROM bots")}
+        for bot in bots:
+            if known.get(bot.name) != bot.files_hash:
+                raise StoreError(
+                    f"bot {bot.name!r} changed since {self.folder} was started (its files differ):"
+                    " choose another --out to rate the new version"
+                )
+        if self.total() != games:
+            raise StoreError(f"{self.folder}: the schedule differs ({self.total()} games there)")
+
+    # ------------------------------------------------------------------ reading
+
+    def meta(self, key: str) -> Any:
+        """A value of the ``meta`` table."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            raise KeyError(key)
+        return json.loads(row[0])
+
+    def total(self) -> int:
+        """Number of scheduled games."""
+        return int(self.db.execute("SELECT count(*) FROM games").fetchone()[0])
+
+    def done(self) -> int:
+        """Number of finished games."""
+        return int(
+            self.db.execute("SELECT count(*) FROM games WHERE status = 'done'").fetchone()[0]
+        )
+
+    def pending(self) -> list[ScheduledGame]:
+        """The games still to play, in schedule order."""
+        seats: dict[int, list[str]] = {}
+        for game, bot in self.db.execute(
+            "SELECT s.game, s.bot FROM seats s JOIN games g ON g.ordinal = s.game "
+            "WHERE g.status = 'pending' ORDER BY s.game, s.seat"
+        ):
+            seats.setdefault(game, []).append(bot)
+        return [
+            ScheduledGame(ordinal, game_id, deal_set, rotation, seed, tuple(seats[ordinal]))
+            for ordinal, game_id, deal_set, rotation, seed in self.db.execute(
+                "SELECT ordinal, id, deal_set, rotation, seed FROM games "
+                "WHERE status = 'pending' ORDER BY ordinal"
+            )
+        ]
+
+    def disabled(self) -> dict[str, str]:
+        """Disabled bots and why."""
+        return dict(
+            self.db.execute(
+                "SELECT name, disabled_reason FROM bots WHERE disabled_reason IS NOT NULL"
+            )
+        )
+
+    def standings(self) -> list[dict[str, Any]]:
+        """The leaderboard rows, best first (score = mu - 3 sigma)."""
+        rows = []
+        for bot, mu, sigma, games, wins, place_sum, faults in self.db.execute(
+            "SELECT bot, mu, sigma, games, wins, place_sum, faults FROM standings"
+        ):
+            rows.append(
+                {
+                    "bot": bot,
+                    "mu": round(mu, 3),
+                    "sigma": round(sigma, 3),
+                    "score": round(mu - 3 * sigma, 3),
+                    "games": games,
+                    "wins": wins,
+                    "win_pct": round(100.0 * wins / games, 1) if games else 0.0,
+                    "avg_place": round(place_sum / games, 3) if games else None,
+                    "faults": json.loads(faults),
+                }
+            )
+        rows.sort(key=lambda row: (-row["score"], row["bot"]))
+        for rank, row in enumerate(rows, start=1):
+            row["rank"] = rank
+        return rows
+
+    def pairwise(self) -> dict[tuple[str, str], tuple[int, int]]:
+        """(a, b) -> (games where a placed above b, games of both)."""
+        return {
+            (a, b): (above, games)
+            for a, b, above, games in self.db.execute("SELECT a, b, above, games FROM pairs")
+        }
+
+    # ------------------------------------------------------------------ writing
+
+    def finish(self, result: Finished) -> None:
+        """Commit a finished game, and rate the schedule's finished prefix as far as it goes."""
+        with self._transaction():
+            updated = self.db.execute(
+                "UPDATE games SET status = 'done', decisions = ?, duration_ms = ?, "
+                "finished_at = ?, replay = ? WHERE ordinal = ? AND status = 'pending'",
+                (
+                    result.decisions,
+                    result.duration_ms,
+                    time.time(),
+                    result.replay,
+                    result.ordinal,
+                ),
+            ).rowcount
+            if updated != 1:
+                raise StoreError(f"game {result.ordinal} is not pending: it would count twice")
+            for seat, place in enumerate(result.placements):
+                kind, detail = result.faults.get(seat, (None, None))
+                self.db.execute(
+                    "UPDATE seats SET placement = ?, fault_kind = ?, fault_detail = ? "
+                    "WHERE game = ? AND seat = ?",
+                    (place, kind, detail, result.ordinal, seat),
+                )
+            self._rate_prefix()
+
+    def disable(self, bot: str, reason: str) -> None:
+        """Mark a bot disabled (its remaining games are forfeits)."""
+        with self._transaction():
+            self.db.execute("UPDATE bots SET disabled_reason = ? WHERE name = ?", (reason, bot))
+
+    def close(self) -> None:
+        """Close the database."""
+        self.db.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def _rate_prefix(self) -> None:
+        rated = int(self.meta("rated_through"))
+        while True:
+            row = self.db.execute(
+                "SELECT status FROM games WHERE ordinal = ?", (rated + 1,)
+            ).fetchone()
+            if row is None or row[0] != "done":
+                break
+            rated += 1
+            self._rate_game(rated)
+        self.db.execute(
+            "UPDATE meta SET value = ? WHERE key = 'rated_through'", (json.dumps(rated),)
+        )
+
+    def _rate_game(self, ordinal: int) -> None:
+        seats = self.db.execute(
+            "SELECT bot, placement, fault_kind FROM seats WHERE game = ? ORDER BY seat", (ordinal,)
+        ).fetchall()
+        bots = [bot for bot, _, _ in seats]
+        places = [place for _, place, _ in seats]
+        current = {
+            bot: (mu, sigma)
+            for bot, mu, sigma in self.db.execute(
+                f"SELECT bot, mu, sigma FROM standings WHERE bot IN ({','.join('?' * len(bots))})",
+                bots,
+            )
+        }
+        new = rate(self._env, current, bots, places)
+        for bot, place, fault in seats:
+            mu, sigma = new[bot]
+            self.db.execute(
+                "INSERT INTO ratings (game, bot, mu, sigma) VALUES (?, ?, ?, ?)",
+                (ordinal, bot, mu, sigma),
+            )
+            faults = json.loads(
+                self.db.execute("SELECT faults FROM standings WHERE bot = ?", (bot,)).fetchone()[0]
+            )
+            if fault:
+                faults[fault] = faults.get(fault, 0) + 1
+            self.db.execute(
+                "UPDATE standings SET mu = ?, sigma = ?, games = games + 1, wins = wins + ?, "
+                "place_sum = place_sum + ?, faults = ? WHERE bot = ?",
+                (mu, sigma, int(place == 1), place, json.dumps(faults, sort_keys=True), bot),
+            )
+        for a, place_a, _ in seats:
+            for b, place_b, _ in seats:
+                if a != b:
+                    self.db.execute(
+                        "INSERT INTO pairs (a, b, above, games) VALUES (?, ?, ?, 1) "
+                        "ON CONFLICT (a, b) DO UPDATE SET above = above + excluded.above, "
+                        "games = games + 1",
+                        (a, b, int(place_a < place_b)),
+                    )
+
+
+def open_existing(folder: Path) -> Store:
+    """Open a results folder for reading (``arena leaderboard``).
+
+    Raises:
+        StoreError: when there is no readable store in ``folder``.
+    """
+    path = folder / DATABASE
+    if not path.is_file():
+        raise StoreError(f"{folder} holds no {DATABASE}: not a tournament results folder")
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+        return Store(folder, db)
+    except (sqlite3.Error, json.JSONDecodeError, KeyError, TypeError) as error:
+        raise StoreError(f"{path}: not a usable results store: {error}") from None
+
+
+def _create(
+    db: sqlite3.Connection,
+    config: dict[str, Any],
+    bots: Sequence[BotRecord],
+    schedule: Sequence[ScheduledGame],
+    environment: Environment,
+    sandbox: Sequence[str],
+) -> None:
+    db.execute("BEGIN IMMEDIATE")
+    for statement in SCHEMA.split(";"):
+        if statement.strip():
+            db.execute(statement)
+    meta = {
+        "schema_version": SCHEMA_VERSION,
+        "config": config,
+        "environment": environment.to_dict(),
+        "sandbox": list(sandbox),
+        "rated_through": -1,
+        "created_at": time.time(),
+    }
+    db.executemany(
+        "INSERT INTO meta (key, value) VALUES (?, ?)",
+        [(key, json.dumps(value, sort_keys=True)) for key, value in meta.items()],
+    )
+    db.executemany(
+        "INSERT INTO bots (name, command, files_hash) VALUES (?, ?, ?)",
+        [(b.name, b.command, b.files_hash) for b in bots],
+    )
+    db.executemany(
+        "INSERT INTO standings (bot, mu, sigma, games, wins, place_sum, faults) "
+        "VALUES (?, ?, ?, 0, 0, 0, '{}')",
+        [(b.name, environment.mu, environment.sigma) for b in bots],
+    )
+    db.executemany(
+        "INSERT INTO games (ordinal, id, deal_set, rotation, seed, status) "
+        "VALUES (?, ?, ?, ?, ?, 'pending')",
+        [(g.ordinal, g.game_id, g.deal_set, g.rotation, g.seed) for g in schedule],
+    )
+    db.executemany(
+        "INSERT INTO seats (game, seat, bot) VALUES (?, ?, ?)",
+        [(g.ordinal, seat, bot) for g in schedule for seat, bot in enumerate(g.seats)],
+    )
+    db.execute("COMMIT")

@@ -1,0 +1,293 @@
+"""Tournaments: the schedule, the store's ratings, and whole runs with real bots.
+
+The kill -9 test starts a real tournament in a subprocess (with worker
+processes and bot processes), kills the whole process group mid-run, reruns
+the same command and checks that the leaderboard equals an uninterrupted
+run's, with every game counted exactly once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli import main
+from arena.tournament.ratings import Environment
+from arena.tournament.schedule import ScheduleError, build_schedule, deal_set_seed
+from arena.tournament.store import BotRecord, Finished, Store, StoreError
+
+ROOT = Path(__file__).resolve().parent.parent
+C_BOT = str(ROOT / "sample_bots/c/random_bot")
+PY_BOT = f"python3 {ROOT / 'sample_bots/python/random_bot.py'}"
+BOTS = [
+    "--bot",
+    f"a={C_BOT}",
+    "--bot",
+    f"b={C_BOT}",
+    "--bot",
+    f"py={PY_BOT}",
+    "--bot",
+    f"d={C_BOT}",
+]
+
+
+# ---------------------------------------------------------------------- schedule
+
+
+def test_round_robin_with_duplicate_deals() -> None:
+    games = build_schedule(["a", "b", "c", "d"], players=3, deals=2, seed=9)
+    assert len(games) == 4 * 2 * 3  # 4 tables of 3, 2 deal sets, 3 rotations
+    assert [g.game_id for g in games] == sorted(g.game_id for g in games)
+    first_set = [g for g in games if g.deal_set == 0]
+    assert [g.seats for g in first_set] == [("a", "b", "c"), ("b", "c", "a"), ("c", "a", "b")]
+    assert {g.seed for g in first_set} == {deal_set_seed(9, 0)}
+    assert len({g.seed for g in games}) == 8
+    for bot in "abcd":
+        for seat in range(3):
+            holding = [g for g in games if g.seats[seat] == bot]
+            assert len(holding) == 3 * 2  # every bot holds every seat's cards equally
+
+
+def test_gauntlet_keeps_only_the_challengers_tables() -> None:
+    games = build_schedule(["a", "b", "c", "d"], players=2, deals=1, seed=0, gauntlet="d")
+    assert {frozenset(g.seats) for g in games} == {
+        frozenset("ad"),
+        frozenset("bd"),
+        frozenset("cd"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("bots", "players", "message"),
+    [(["a", "b"], 3, "2 bots cannot fill a 3-seat table"), (["a", "b"], 8, "takes 2..7")],
+)
+def test_impossible_schedules(bots: list[str], players: int, message: str) -> None:
+    with pytest.raises(ScheduleError, match=message):
+        build_schedule(bots, players=players, deals=1, seed=0)
+
+
+# ---------------------------------------------------------------------- store
+
+
+def make_store(folder: Path) -> Store:
+    schedule = build_schedule(["a", "b", "c"], players=3, deals=2, seed=1)
+    return Store.open(
+        folder,
+        config={"players": 3},
+        bots=[BotRecord(name, name, "h") for name in "abc"],
+        schedule=schedule,
+        environment=Environment.for_table(3),
+        sandbox=[],
+    )
+
+
+def finished(ordinal: int) -> Finished:
+    places = [(1, 2, 3), (2, 1, 2), (3, 3, 1), (1, 1, 3), (2, 3, 1), (3, 1, 2)][ordinal]
+    faults = {1: ("timeout", "late")} if ordinal == 2 else {}
+    return Finished(ordinal, places, faults, 50, 1.0, f"replays/{ordinal}.jsonl")
+
+
+def test_ratings_do_not_depend_on_the_order_games_finish(tmp_path: Path) -> None:
+    in_order, shuffled = make_store(tmp_path / "a"), make_store(tmp_path / "b")
+    for ordinal in range(6):
+        in_order.finish(finished(ordinal))
+    prefix = []
+    for ordinal in (4, 1, 5, 0, 3, 2):
+        shuffled.finish(finished(ordinal))
+        prefix.append(shuffled.meta("rated_through"))
+    assert prefix == [-1, -1, -1, 1, 1, 5], "games are rated as the finished prefix grows"
+    assert in_order.standings() == shuffled.standings()
+    assert in_order.pairwise() == shuffled.pairwise()
+    rows = {row["bot"]: row for row in in_order.standings()}
+    schedule = build_schedule(["a", "b", "c"], players=3, deals=2, seed=1)
+    assert rows[schedule[2].seats[1]]["faults"] == {"timeout": 1}
+    for bot in "abc":
+        places = [finished(g.ordinal).placements[g.seats.index(bot)] for g in schedule]
+        assert rows[bot]["games"] == 6
+        assert rows[bot]["wins"] == places.count(1)
+        assert rows[bot]["avg_place"] == round(sum(places) / 6, 3)
+
+
+def test_a_game_cannot_be_committed_twice(tmp_path: Path) -> None:
+    store = make_store(tmp_path)
+    store.finish(finished(0))
+    with pytest.raises(StoreError, match="not pending"):
+        store.finish(finished(0))
+    assert store.done() == 1
+
+
+def test_a_store_of_another_tournament_is_refused(tmp_path: Path) -> None:
+    make_store(tmp_path).close()
+    with pytest.raises(StoreError, match="holds another tournament"):
+        Store.open(
+            tmp_path,
+            config={"players": 4},
+            bots=[],
+            schedule=[],
+            environment=Environment(),
+            sandbox=[],
+        )
+
+
+# ---------------------------------------------------------------------- whole runs
+
+
+def run_cli(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+def leaderboard(folder: Path) -> list[dict[str, object]]:
+    code, output = run_cli("leaderboard", str(folder), "--format", "json")
+    assert code == 0, output
+    rows: list[dict[str, object]] = json.loads(output)
+    return rows
+
+
+def test_tournament_jobs_1_and_2_give_the_same_leaderboard(tmp_path: Path) -> None:
+    common = [*BOTS, "--players", "3", "--deals", "2", "--seed", "5", "--quiet"]
+    code, output = run_cli("tournament", *common, "--out", str(tmp_path / "one"))
+    assert code == 0, output
+    assert output.startswith("Done: 24/24 games")
+    code, output = run_cli("tournament", *common, "--out", str(tmp_path / "two"), "--jobs", "2")
+    assert code == 0, output
+    rows = leaderboard(tmp_path / "one")
+    assert rows == leaderboard(tmp_path / "two")
+    assert [row["rank"] for row in rows] == [1, 2, 3, 4]
+    for row in rows:
+        assert {
+            "rank",
+            "bot",
+            "mu",
+            "sigma",
+            "score",
+            "games",
+            "wins",
+            "avg_place",
+            "faults",
+        } <= set(row)
+        assert row["games"] == 18
+    replays = sorted((tmp_path / "one" / "replays").glob("*.jsonl"))
+    assert len(replays) == 24
+    header = json.loads(replays[0].read_text().splitlines()[0])
+    assert header["game"] == replays[0].stem
+    code, output = run_cli("tournament", *common, "--out", str(tmp_path / "one"))
+    assert output.startswith("Done: 24/24 games (0 played now"), "a finished folder plays nothing"
+
+
+def test_kill_9_then_rerun_gives_the_uninterrupted_leaderboard(tmp_path: Path) -> None:
+    common = [*BOTS, "--players", "3", "--deals", "6", "--seed", "11", "--jobs", "2", "--quiet"]
+    code, output = run_cli("tournament", *common, "--out", str(tmp_path / "whole"))
+    assert code == 0, output
+    folder = tmp_path / "killed"
+    command = [sys.executable, "-m", "arena", "tournament", *common, "--out", str(folder)]
+    child = subprocess.Popen(
+        command, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    database = folder / "results.sqlite"
+    deadline = time.monotonic() + 60
+    done = 0
+    while time.monotonic() < deadline and done < 10:
+        time.sleep(0.05)
+        if database.exists():
+            try:
+                with sqlite3.connect(database) as db:
+                    done = db.execute("SELECT count(*) FROM games WHERE status='done'").fetchone()[
+                        0
+                    ]
+            except sqlite3.Error:
+                done = 0
+    os.killpg(child.pid, signal.SIGKILL)
+    child.wait()
+    assert 10 <= done < 72, f"the kill came at {done} games"
+    code, output = run_cli("tournament", *common, "--out", str(folder))
+    assert code == 0, output
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT count(*) FROM games WHERE status='done'").fetchone()[0] == 72
+        assert db.execute("SELECT count(*) FROM ratings").fetchone()[0] == 72 * 3
+    assert leaderboard(folder) == leaderboard(tmp_path / "whole")
+
+
+def test_a_bot_that_never_starts_is_disabled_and_forfeits(tmp_path: Path) -> None:
+    broken = f"broken=python3 {ROOT / 'tests/bots/misbehave.py'} slowstart disabled-test"
+    args = ["--bot", f"a={C_BOT}", "--bot", f"b={C_BOT}", "--bot", broken]
+    code, output = run_cli(
+        "tournament", *args, "--players", "3", "--deals", "3", "--startup-ms", "200",
+        "--out", str(tmp_path), "--quiet",
+    )  # fmt: skip
+    assert code == 0, output
+    assert "bot 'broken' disabled: failed to start 3 games in a row" in output
+    rows = {row["bot"]: row for row in leaderboard(tmp_path)}
+    assert rows["broken"]["faults"] == {"crash": 6, "timeout": 3}
+    assert rows["broken"]["rank"] == 3
+
+
+def fingerprint(folder: Path) -> str:
+    return hashlib.sha256((folder / "results.sqlite").read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--rule", "colour=red"], "unknown rule option 'colour'"),
+        (["--players", "5"], "4 bots cannot fill a 5-seat table"),
+        (["--deals", "3"], "holds another tournament (deals: 2 there, 3 now)"),
+        (["--limit", "walls=1"], "unknown limit 'walls'"),
+    ],
+)
+def test_bad_input_is_one_line_and_keeps_results(
+    tmp_path: Path, extra: list[str], message: str
+) -> None:
+    base = [*BOTS, "--players", "3", "--out", str(tmp_path), "--quiet"]
+    assert run_cli("tournament", *base, "--deals", "2")[0] == 0
+    before = fingerprint(tmp_path)
+    deals = [] if "--deals" in extra else ["--deals", "2"]
+    code, output = run_cli("tournament", *base, *deals, *extra)
+    assert code == 1, output
+    assert message in output
+    assert len(output.strip().splitlines()) == 1
+    assert fingerprint(tmp_path) == before
+
+
+def test_a_config_file_with_flags_overriding_it(tmp_path: Path) -> None:
+    config = tmp_path / "club.toml"
+    config.write_text(
+        f"""
+name = "club"
+players = 3
+deals = 1
+seed = 4
+[rules]
+dog_life = "expanded"
+[[bots]]
+name = "a"
+command = "{C_BOT}"
+[[bots]]
+name = "b"
+command = "{C_BOT}"
+limits = {{ memory_mb = 256 }}
+[[bots]]
+name = "c"
+command = "{C_BOT}"
+"""
+    )
+    out = tmp_path / "out"
+    code, output = run_cli("tournament", str(config), "--deals", "2", "--out", str(out), "--quiet")
+    assert code == 0, output
+    assert output.startswith("Done: 6/6 games")
+    with sqlite3.connect(out / "results.sqlite") as db:
+        stored = json.loads(db.execute("SELECT value FROM meta WHERE key='config'").fetchone()[0])
+    assert stored["deals"] == 2 and stored["rules"]["dog_life"] == "expanded"
+    config.write_text("players = [")
+    code, output = run_cli("tournament", str(config))
+    assert code == 1 and "is not valid TOML" in output
