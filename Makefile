@@ -38,12 +38,15 @@ sandbox-deps:
 test: lint $(C_BOT) sandbox-deps
 	$(BIN)/pytest -q
 
+# The main job: a round-robin tournament of the sample bots, then its leaderboard.
 demo: $(STAMP) $(C_BOT)
-	$(BIN)/arena play --seed 2026 --replay results/demo-game.jsonl \
-		python=sample_bots/python/random_bot.py \
-		"javascript=node sample_bots/javascript/random_bot.js" \
-		c=sample_bots/c/random_bot \
-		"python2=python3 sample_bots/python/random_bot.py"
+	rm -rf results/demo
+	$(BIN)/arena tournament --name demo --players 3 --deals 4 --jobs 2 --seed 2026 \
+		--bot python=sample_bots/python/random_bot.py \
+		--bot "javascript=node sample_bots/javascript/random_bot.js" \
+		--bot c=sample_bots/c/random_bot \
+		--bot "python2=python3 sample_bots/python/random_bot.py"
+	$(BIN)/arena leaderboard results/demo
 
 bench: $(STAMP) $(C_BOT)
 	$(BIN)/python benchmarks/engine.py

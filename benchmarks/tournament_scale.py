@@ -1,0 +1,107 @@
+"""Tournament scale: memory over 2k and 20k games, and the time to print a leaderboard.
+
+Runs a real tournament (five C random bots, 4 per table, duplicate deals,
+``--jobs 2``) of 20,000 games into a temporary results folder, records the
+peak RSS of the coordinator and of each worker when 2,000 and 20,000 games
+are done (flat memory means the 20k figure stays near the 2k one), then
+times ``arena leaderboard`` on the finished folder. Prints JSON and lines.
+
+    .venv/bin/python benchmarks/tournament_scale.py [--games 20000] [--jobs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from arena.bots.sandbox import detect
+from arena.bots.spec import parse_bots
+from arena.game import Rules
+from arena.protocol import Limits
+from arena.tournament.runner import Tournament, open_store, run
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def peak_rss_mb(pid: int | None = None) -> float:
+    """Peak resident memory (VmHWM) of a process, in MiB (this one by default)."""
+    if pid is None:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def main() -> None:
+    """Run the benchmark and print its figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20_000, help="a multiple of 20")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    subprocess.run(["make", "-s", "-C", str(ROOT / "sample_bots/c")], check=True)
+    bot = ROOT / "sample_bots/c/random_bot"
+    specs = parse_bots([f"c{i}={bot}" for i in range(5)])
+    event = Tournament(
+        bots=tuple(specs),
+        players=4,
+        deals=args.games // 20,
+        seed=1,
+        rules=Rules(players=4),
+        limits=Limits(),
+    )
+    marks: dict[str, dict[str, object]] = {}
+    checkpoints = {min(2_000, args.games), args.games}
+
+    def progress(done: int, total: int, seconds: float) -> None:
+        if done in checkpoints:
+            workers = [p.pid for p in multiprocessing.active_children() if p.pid]
+            marks[f"{done}"] = {
+                "seconds": round(seconds, 1),
+                "coordinator_peak_rss_mb": round(peak_rss_mb(), 1),
+                "worker_peak_rss_mb": [round(peak_rss_mb(pid), 1) for pid in workers],
+            }
+
+    with tempfile.TemporaryDirectory(prefix="arena-scale-") as folder:
+        sandbox = detect()
+        store = open_store(event, Path(folder), sandbox)
+        outcome = run(event, store, jobs=args.jobs, sandbox=sandbox, progress=progress)
+        store.close()
+        start = time.perf_counter()
+        printed = subprocess.run(
+            [sys.executable, "-m", "arena", "leaderboard", folder],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        leaderboard_s = time.perf_counter() - start
+    report = {
+        "benchmark": "tournament_scale",
+        "games": outcome.done,
+        "jobs": args.jobs,
+        "games_per_s": round(outcome.played / outcome.seconds, 1),
+        "at": marks,
+        "leaderboard_seconds": round(leaderboard_s, 3),
+    }
+    print(json.dumps(report))
+    for done, figures in sorted(marks.items(), key=lambda kv: int(kv[0])):
+        print(
+            f"after {done} games: coordinator peak RSS {figures['coordinator_peak_rss_mb']} MiB, "
+            f"workers {figures['worker_peak_rss_mb']} MiB"
+        )
+    print(
+        f"{outcome.done} games at {report['games_per_s']} games/s; "
+        f"arena leaderboard took {leaderboard_s:.2f} s (a new process, import included)"
+    )
+    print(printed.stdout.splitlines()[2] if len(printed.stdout.splitlines()) > 2 else "")
+
+
+if __name__ == "__main__":
+    main()
