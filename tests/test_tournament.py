@@ -291,3 +291,37 @@ command = "{C_BOT}"
     config.write_text("players = [")
     code, output = run_cli("tournament", str(config))
     assert code == 1 and "is not valid TOML" in output
+
+
+def test_ctrl_c_stops_cleanly_and_prints_the_resume_command(tmp_path: Path) -> None:
+    folder = tmp_path / "interrupted"
+    args = [*BOTS, "--players", "3", "--deals", "20", "--jobs", "2", "--out", str(folder)]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "arena", "tournament", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    database = folder / "results.sqlite"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not database.exists():
+        time.sleep(0.05)
+    time.sleep(0.5)
+    child.send_signal(signal.SIGINT)
+    _, stderr = child.communicate(timeout=60)
+    assert child.returncode == 130, stderr
+    last = stderr.strip().splitlines()[-1]
+    assert last.startswith("Interrupted: ") and "Resume with: arena tournament " in last
+    assert f"--out {folder}" in last
+    code, output = run_cli("tournament", *args, "--quiet")
+    assert code == 0, output
+    assert output.startswith("Done: 240/240 games")
+
+
+def test_a_bot_that_cannot_start_at_all_is_an_error_before_any_game(tmp_path: Path) -> None:
+    code, output = run_cli(
+        "tournament", "--bot", C_BOT, "--bot", "python3 missing.py", "--out", str(tmp_path)
+    )
+    assert code == 1
+    assert output.strip() == "Error: bot 'python3 missing.py': no such file: missing.py"
+    assert not (tmp_path / "results.sqlite").exists()
