@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -277,3 +278,16 @@ def _uid_of(pid: int) -> int | None:
 
 def _all_pids() -> list[int]:
     return [int(entry) for entry in os.listdir("/proc") if entry.isdigit()]
+
+
+def test_reaping_orphans_spares_this_processes_own_children() -> None:
+    """Only children outside this process's session are adopted orphans of bots."""
+    assert detect().subreaper  # detection makes this process the child subreaper
+    helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        [outcome] = run_attacks(Capabilities(subreaper=True), ("orphan",))
+        assert outcome.contained, outcome
+        assert helper.poll() is None, "a child of arena's own session was killed"
+    finally:
+        helper.kill()
+        helper.wait()

@@ -470,15 +470,19 @@ def grant_cpu(pids: Sequence[int], budget_s: int, *, strict: bool) -> bool:
 
 
 def kill_leftovers(live: set[int]) -> list[int]:
-    """Kill and reap children of this process that are not live bots (adopted orphans).
+    """Kill and reap adopted orphans: children of this process that left its session.
 
     The referee is the child subreaper, so a bot's escaped grandchildren
     (setsid, double fork) end up as its children once their parent exits.
+    Bots run in sessions of their own, and so does everything they start;
+    children this process started in its own session (a multiprocessing
+    helper, a pool worker) are never touched, nor are live bots.
     """
     me = os.getpid()
+    mine = os.getsid(0)
     killed = []
-    for pid in _children_of(me):
-        if pid in live:
+    for pid, session in _children_of(me):
+        if pid in live or session == mine:
             continue
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signal.SIGKILL)
@@ -721,13 +725,14 @@ def descendants(pid: int) -> list[int]:
     found: list[int] = []
     frontier = [pid]
     while frontier:
-        children = [child for parent in frontier for child in _children_of(parent)]
+        children = [child for parent in frontier for child, _ in _children_of(parent)]
         found.extend(children)
         frontier = children
     return found
 
 
-def _children_of(parent: int) -> list[int]:
+def _children_of(parent: int) -> list[tuple[int, int]]:
+    """(pid, session id) of each child of ``parent``."""
     children = []
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
@@ -738,5 +743,5 @@ def _children_of(parent: int) -> list[int]:
             continue
         fields = stat.rsplit(")", 1)[1].split()
         if int(fields[1]) == parent:
-            children.append(int(entry.name))
+            children.append((int(entry.name), int(fields[3])))
     return children
