@@ -61,7 +61,12 @@ def test_play_three_languages_writes_a_valid_replay(tmp_path: Path) -> None:
     ]
 
 
-@pytest.mark.parametrize("bot", [PY_BOT, JS_BOT, C_BOT], ids=["python", "javascript", "c"])
+GREEDY = str(ROOT / "sample_bots/python/greedy_bot.py")
+
+
+@pytest.mark.parametrize(
+    "bot", [PY_BOT, JS_BOT, C_BOT, GREEDY], ids=["python", "javascript", "c", "greedy"]
+)
 def test_sample_bots_pass_check_bot(bot: str) -> None:
     result = CliRunner().invoke(main, ["check-bot", bot, "--games", "5"])
     assert result.exit_code == 0, result.output
