@@ -15,8 +15,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.game import GameState, Rules, request_state
-from arena.game.cards import CARD_INDEX
+from arena.game import GameState, Rules, SeededDecks, request_state
+from arena.game.cards import CARD_INDEX, SUIT_CHARS
 from arena.game.state import DOG, KNOCK, PLAY, TRUMP
 
 JSON = dict[str, Any]
@@ -261,3 +261,54 @@ def test_random_games_reach_every_rule_situation() -> None:
         "face-up dog",
     ):
         assert situation in seen, situation
+
+
+@settings(max_examples=150, deadline=None)
+@given(rules=rules_strategy, seed=st.integers(0, 2**32), chooser=st.integers(0, 2**16))
+def test_a_position_rebuilt_from_its_facts_plays_on_identically(
+    rules: Rules, seed: int, chooser: int
+) -> None:
+    """What a search bot builds from known facts behaves as the real game from there on."""
+    decks = SeededDecks(seed)
+    state = GameState(rules, decks, record=False)
+    rng = random.Random(chooser)
+    for _ in range(rng.randrange(0, 80)):
+        if state.pending is None:
+            return
+        state.apply(rng.choice(state.pending.legal))
+    if state.pending is None or state.pending.action != PLAY:
+        return
+    rebuilt = GameState.from_position(
+        rules,
+        decks,
+        hand=state.hand,
+        dealer=state.dealer,
+        trump=SUIT_CHARS[state.trump],
+        turn_up=state.turn_up,
+        statuses=state.statuses,
+        blind=state.blind,
+        hands=state.hands,
+        tricks=state.tricks,
+        played=state.played,
+        trick=state.trick,
+        trick_leader=state.order[0],
+        to_act=state.pending.seat,
+        zero_event=state.zero_event,
+        had_dog=state.had_dog,
+        out_hand=state.out_hand,
+        deals=state.deals,
+        cuts=state.cuts,
+        dog_cards=state.dog_cards,
+    )
+    assert rebuilt.pending == state.pending
+    assert request_state(rebuilt, state.pending.seat) == request_state(state, state.pending.seat)
+    moves = random.Random(chooser + 1)
+    twin = random.Random(chooser + 1)
+    while state.pending is not None:
+        assert rebuilt.pending == state.pending
+        move = moves.choice(state.pending.legal)
+        assert twin.choice(rebuilt.pending.legal) == move
+        state.apply(move)
+        rebuilt.apply(move)
+    assert rebuilt.pending is None
+    assert rebuilt.placements == state.placements

@@ -51,6 +51,8 @@ from arena.errors import ArenaError
 
 log = logging.getLogger(__name__)
 TRAMPOLINE = Path(__file__).with_name("trampoline.py")
+#: arena's own package folder (readable by bots: they may use the engine).
+ARENA_PACKAGE = Path(__file__).resolve().parent.parent
 #: Exit status of the trampoline when a layer could not be applied.
 LAYER_FAILED = 121
 CGROUP_ROOT = Path("/sys/fs/cgroup")
@@ -361,11 +363,11 @@ def confine(
 def landlock_rules(
     argv: Sequence[str], scratch: Path, extra: Sequence[str] = ()
 ) -> list[list[str]]:
-    """Landlock rules for a bot: [path, "read" | "write" | "device"] pairs.
+    """Landlock rules for a bot: [path, "read" | "list" | "write" | "device"] pairs.
 
     Reads: the system folders, /etc without its secrets, the folders of the
-    bot's program and files (and the installation of its interpreter);
-    writes: the scratch folder and /dev/null.
+    bot's program and files (and the installation of its interpreter), and
+    arena's own package; writes: the scratch folder and /dev/null.
     """
     rules = [[path, "read"] for path in SYSTEM_READ]
     with contextlib.suppress(OSError):
@@ -374,6 +376,10 @@ def landlock_rules(
                 rules.append([f"/etc/{entry}", "read"])
     for path in _bot_paths(argv, extra):
         rules.append([path, "read"])
+    # Bots may import arena's own engine (the search bots simulate with it):
+    # its package is public code, and its parent may be listed to find it.
+    rules.append([str(ARENA_PACKAGE), "read"])
+    rules.append([str(ARENA_PACKAGE.parent), "list"])
     rules.append([str(scratch), "write"])
     rules.extend([device, "device"] for device in WRITABLE_DEVICES)
     return rules
@@ -405,8 +411,9 @@ def _bwrap_args(
 
     The bot's own folders are bound back read-only, for bots that live in /tmp.
     """
-    # The trampoline's own interpreter runs inside too: it may live in /tmp as well.
-    paths = [*_bot_paths([python], ()), *bot_paths]
+    # The trampoline's own interpreter runs inside too: it may live in /tmp as
+    # well, and so may arena's package, which bots may import.
+    paths = [*_bot_paths([python], ()), *bot_paths, str(ARENA_PACKAGE)]
     rebound = [arg for path in dict.fromkeys(paths) for arg in ("--ro-bind-try", path, path)]
     return [
         bwrap,

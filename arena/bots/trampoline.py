@@ -177,7 +177,12 @@ def apply_landlock(lib: ctypes.CDLL, rules: list[list[str]]) -> None:
     file_rights = FS_EXECUTE | FS_WRITE_FILE | FS_READ_FILE | (FS_TRUNCATE if abi >= 3 else 0)
     everything = handled_fs
     for path, kind in rules:
-        rights = {"read": READ, "write": everything, "device": FS_READ_FILE | FS_WRITE_FILE}[kind]
+        rights = {
+            "read": READ,
+            "list": FS_READ_DIR,
+            "write": everything,
+            "device": FS_READ_FILE | FS_WRITE_FILE,
+        }[kind]
         try:
             fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
         except OSError:

@@ -269,6 +269,99 @@ class GameState:
         """Whether the game has ended."""
         return self.pending is None
 
+    @classmethod
+    def from_position(
+        cls,
+        rules: Rules,
+        decks: DeckSource,
+        *,
+        hand: int,
+        dealer: int,
+        trump: str,
+        turn_up: str | None,
+        statuses: list[str],
+        blind: list[bool],
+        hands: list[list[str]],
+        tricks: list[int],
+        played: list[tuple[int, str]],
+        trick: list[tuple[int, str]],
+        trick_leader: int,
+        to_act: int,
+        zero_event: bool,
+        had_dog: list[bool],
+        out_hand: list[int],
+        deals: int = 0,
+        cuts: int = 0,
+        dog_cards: dict[int, str] | None = None,
+    ) -> GameState:
+        """A game set at a play decision in the middle of a hand, from known facts.
+
+        For search bots: they fill in the hidden cards (``hands``) with a
+        sample consistent with what they saw, and simulate on with
+        ``decks`` for later deals. ``trick_leader`` is the seat that had the
+        first turn of the current trick (a dog that knocked before the first
+        card included); ``to_act`` the seat whose turn it is.
+
+        Raises:
+            ValueError: when the position is not a play decision of ``to_act``.
+        """
+        n = rules.players
+        state = object.__new__(cls)
+        state.rules = rules
+        state.n = n
+        state.decks = decks
+        state.game_id = ""
+        state.record = False
+        state.log = []
+        state.statuses = list(statuses)
+        state.blind = list(blind)
+        state.had_dog = list(had_dog)
+        state.out_hand = list(out_hand)
+        state.faults = {}
+        state.zero_event = zero_event
+        state.hand = hand
+        state.hand_size = HANDS + 1 - hand
+        state.deals = deals
+        state.cuts = cuts
+        state.redeals = 0
+        state.chooser = None
+        state.dealer = dealer
+        state.trump = SUIT_CHARS.index(trump)
+        state.turn_up = turn_up
+        state.hands = [sorted(held, key=CARD_INDEX.__getitem__) for held in hands]
+        state.dog_cards = dict(dog_cards or {})
+        state.tricks = list(tricks)
+        state.played = list(played)
+        state.trick = list(trick)
+        state.trick_no = sum(tricks) + 1
+        state.rotations = _rotations(n)
+        acted = {seat for seat, _ in trick}
+        state.order = [s for s in state.rotations[trick_leader] if state.hands[s] or s in acted]
+        if to_act not in state.order or not state.hands[to_act]:
+            raise ValueError(f"seat {to_act} holds no card to play in this trick")
+        state.turn = state.order.index(to_act)
+        state.first_leader = trick_leader
+        state.led = CARD_INDEX[trick[0][1]] & 3 if trick else -1
+        state.best = -1
+        state.best_seat = -1
+        for seat, card in trick:
+            index = CARD_INDEX[card]
+            best = state.best
+            if (
+                best < 0
+                or (index & 3 == best & 3 and index > best)
+                or (index & 3 == state.trump and best & 3 != state.trump)
+            ):
+                state.best = index
+                state.best_seat = seat
+        state.trump_played = any(CARD_INDEX[card] & 3 == state.trump for _, card in played)
+        state.declaring = ""
+        state.declarers = []
+        state.placements = None
+        state.winner = None
+        state._ask_play(to_act)
+        return state
+
     def copy(self, *, record: bool = False) -> GameState:
         """An independent copy for simulation; by default it keeps no log.
 
