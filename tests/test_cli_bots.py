@@ -183,3 +183,10 @@ def test_a_resource_limit_applies_to_every_bot() -> None:
         main, ["play", hog, C_BOT, "--seed", "1", "--limit", "memory_mb=1024"]
     )
     assert "hog faulted (crash)" in free.output
+
+
+def test_the_search_bot_passes_check_bot_at_100_ms() -> None:
+    bot = str(ROOT / "sample_bots/python/ismcts_bot.py")
+    result = CliRunner().invoke(main, ["check-bot", bot, "--games", "2", "--move-ms", "100"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1].endswith("all checks passed")
