@@ -38,8 +38,14 @@ TIME_SHARE = 0.5
 #: Never search longer than this, whatever move_ms allows.
 MAX_SEARCH_S = 1.0
 OUT_BONUS = 0.25
+#: What a status after the hand is worth: a dog still has a chance.
+STANDING = {"active": 1.0, "dog": 0.5, "out": 0.0}
+TRICK_BONUS = 0.03
+CHOOSER_BONUS = 0.1
+DEBUG = False
 
 Message = dict[str, Any]
+KING = CARD_INDEX["KC"] >> 2
 
 
 class Tracker:
@@ -181,24 +187,30 @@ def sample_hands(state: Message, rng: random.Random) -> list[list[str]] | None:
     return None
 
 
-def outcome(state: GameState, me: int, before: list[str]) -> float:
-    """How good the end of the hand (or game) is for ``me``."""
-    if state.pending is None and state.winner == me:
-        return 1.0 + OUT_BONUS * sum(s != "out" for s in before)
-    survived = state.statuses[me] != "out"
-    knocked = sum(
-        1
+def outcome(state: GameState, me: int, before: list[str], tricks: list[int]) -> float:
+    """How good the end of the hand (or game) is for ``me``.
+
+    Staying in counts most; then each opponent knocked out; then tricks, and
+    naming trumps next (most tricks), which shape the next hand.
+    """
+    if state.pending is None:
+        return 2.0 if state.winner == me else 0.0
+    standing = STANDING[state.statuses[me]]
+    others = sum(
+        STANDING[old] - STANDING[state.statuses[seat]]
         for seat, old in enumerate(before)
-        if seat != me and old != "out" and state.statuses[seat] == "out"
+        if seat != me
     )
-    return float(survived) + OUT_BONUS * knocked
+    chooser = state.chooser == me
+    return standing + OUT_BONUS * others + TRICK_BONUS * tricks[me] + CHOOSER_BONUS * chooser
 
 
 def rollout_move(game: GameState, legal: list[str], rng: random.Random) -> str:
     """A quick, sensible move for the simulated players (random play misleads the search).
 
     Cheapest card that takes the trick, else the lowest card; a dog plays
-    when its card would take the trick; leaders play a random card.
+    when its card would take the trick; leaders mostly cash an ace or king,
+    else play a random card.
     """
     if len(legal) == 1:
         return legal[0]
@@ -208,6 +220,9 @@ def rollout_move(game: GameState, legal: list[str], rng: random.Random) -> str:
     if not game.trick:
         if "knock" in legal or "blind" in legal:
             return legal[0] if rng.random() < 0.7 else legal[1]
+        top = cards[-1]
+        if CARD_INDEX[top] >> 2 >= KING and rng.random() < 0.8:
+            return top  # lead a likely winner
         return cards[int(rng.random() * len(cards))]
     best, trump = game.best, game.trump
     for card in cards:  # legal cards come in rank order: the first winner is the cheapest
@@ -254,14 +269,19 @@ def search(state: Message, legal: list[str], request: Message) -> str:
                 out_hand=TRACKER.out_hand,
             )
             before = list(game.statuses)
+            # The engine counts tricks in this list in place and starts a new
+            # one for the next hand: holding it keeps the hand's final count.
+            tricks = game.tricks
             game.apply(move)
             while (pending := game.pending) is not None and game.hand == state["hand"]:
                 game.apply(rollout_move(game, pending.legal, rng))
-            totals[move] += outcome(game, me, before)
+            totals[move] += outcome(game, me, before, tricks)
             counts[move] += 1
     if samples == 0:
         log("no consistent deal found; playing greedily")
         return ""
+    if DEBUG:
+        log(f"hand {state['hand']}: {samples} samples x {len(legal)} moves")
     return max(legal, key=lambda move: (totals[move] / max(1, counts[move]), -legal.index(move)))
 
 
