@@ -347,7 +347,9 @@ def confine(
     if capabilities.bwrap:
         # bubblewrap drops every capability itself (--cap-drop ALL).
         last["drop_capabilities"] = False
-        config["wrap"] = _bwrap_args(capabilities.bwrap, str(scratch), paths, python)
+        config["wrap"] = _bwrap_args(
+            capabilities.bwrap, str(scratch), paths, python, own_uid=uid is not None
+        )
         config["source"] = _trampoline_source()
         config["inner"] = {"parent": None, "limits": {}, **last}
     elif capabilities.unshare:
@@ -405,15 +407,24 @@ def _bot_paths(argv: Sequence[str], extra: Sequence[str]) -> list[str]:
 
 
 def _bwrap_args(
-    bwrap: str, scratch: str, bot_paths: Sequence[str] = (), python: str = sys.executable
+    bwrap: str,
+    scratch: str,
+    bot_paths: Sequence[str] = (),
+    python: str = sys.executable,
+    *,
+    own_uid: bool = False,
 ) -> list[str]:
     """bubblewrap's command line: the host read-only, private /tmp, no network, own pids.
 
     The bot's own folders are bound back read-only, for bots that live in /tmp.
+    Started under a bot's own uid, bubblewrap can bind only what that uid may
+    reach (a source it may not enter is an error, even for --ro-bind-try).
     """
     # The trampoline's own interpreter runs inside too: it may live in /tmp as
     # well, and so may arena's package, which bots may import.
     paths = [*_bot_paths([python], ()), *bot_paths, str(ARENA_PACKAGE)]
+    if own_uid:
+        paths = [path for path in paths if _world_readable([path], executable="")]
     rebound = [arg for path in dict.fromkeys(paths) for arg in ("--ro-bind-try", path, path)]
     return [
         bwrap,
