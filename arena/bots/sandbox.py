@@ -41,7 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -712,19 +712,21 @@ def _mode(path: Path) -> int:
 
 def _kill_uid(uid: int) -> None:
     """SIGKILL every process running as ``uid`` (a bot slot's own uid: all its leftovers)."""
+    for pid, status in _proc_files("status"):
+        line = next((row for row in status.splitlines() if row.startswith("Uid:")), "")
+        if line and int(line.split()[1]) == uid:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _proc_files(name: str) -> Iterator[tuple[int, str]]:
+    """(pid, text of /proc/PID/NAME) for every process that is still there to read."""
     for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            status = Path(entry.path, "status").read_text()
-        except OSError:
-            continue
-        for line in status.splitlines():
-            if line.startswith("Uid:"):
-                if int(line.split()[1]) == uid:
-                    with contextlib.suppress(ProcessLookupError, PermissionError):
-                        os.kill(int(entry.name), signal.SIGKILL)
-                break
+        if entry.name.isdigit():
+            try:
+                yield int(entry.name), Path(entry.path, name).read_text()
+            except OSError:
+                continue  # the process ended while we looked
 
 
 def _has_capability(bit: int) -> bool:
@@ -752,14 +754,8 @@ def descendants(pid: int) -> list[int]:
 def _children_of(parent: int) -> list[tuple[int, int]]:
     """(pid, session id) of each child of ``parent``."""
     children = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = Path(entry.path, "stat").read_text()
-        except OSError:
-            continue
-        fields = stat.rsplit(")", 1)[1].split()
+    for pid, line in _proc_files("stat"):
+        fields = line.rsplit(")", 1)[1].split()
         if int(fields[1]) == parent:
-            children.append((int(entry.name), int(fields[3])))
+            children.append((pid, int(fields[3])))
     return children
