@@ -146,7 +146,10 @@ def follow(state: State, cards: list[str]) -> str:
     if trumps and matters:
         return min(trumps, key=rank)
     discards = [c for c in cards if suit(c) != trump] or cards
-    shortest = min({suit(c) for c in discards}, key=lambda s: sum(suit(c) == s for c in discards))
+    # sorted(): a set's order changes from run to run, and ties must break the same way.
+    shortest = min(
+        sorted({suit(c) for c in discards}), key=lambda s: sum(suit(c) == s for c in discards)
+    )
     return min((c for c in discards if suit(c) == shortest), key=rank)
 
 

@@ -1,0 +1,134 @@
+"""The search bot's models of the other players, checked against the real thing.
+
+The search bot simulates every seat with :func:`ismcts_bot.model_move`, a
+fast copy of the greedy bot working on the engine's state, and weighs
+sampled deals by how well that model explains the others' play
+(:func:`ismcts_bot.surprises`). Both are only worth anything if they agree
+with ``greedy_bot.choose`` exactly, under every rule option.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from arena.game import GameState, Rules, hand_start, request_state
+
+BOTS = Path(__file__).resolve().parent.parent / "sample_bots" / "python"
+
+RULES = [
+    Rules(),
+    Rules(players=3),
+    Rules(players=5, dog_life="expanded", blind_dog=True),
+    Rules(players=2, upside_dog=True, trumps_broken=True),
+    Rules(players=6, blind_dog=True, upside_dog=True, eliminated_deals=True),
+    Rules(players=7, dog_life="none", sweep_wins=True),
+]
+
+
+def load(name: str) -> ModuleType:
+    """Import a sample bot module by file, as the arena would find it."""
+    sys.path.insert(0, str(BOTS))
+    try:
+        spec = importlib.util.spec_from_file_location(f"sample_{name}", BOTS / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(BOTS))
+    return module
+
+
+@pytest.fixture(scope="module")
+def greedy() -> ModuleType:
+    return load("greedy_bot")
+
+
+@pytest.fixture(scope="module")
+def search() -> ModuleType:
+    return load("ismcts_bot")
+
+
+def greedy_move(greedy: ModuleType, game: GameState) -> str:
+    pending = game.pending
+    assert pending is not None
+    move: str = greedy.choose(
+        request_state(game, pending.seat), list(pending.legal), {"action": pending.action}
+    )
+    return move
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.players}p")
+def test_the_rollout_model_plays_exactly_as_the_greedy_bot(
+    greedy: ModuleType, search: ModuleType, rules: Rules
+) -> None:
+    checked = 0
+    for seed in range(150):
+        game = GameState(rules, seed, record=False)
+        rng = random.Random(seed)
+        while (pending := game.pending) is not None:
+            expected = greedy_move(greedy, game)
+            if pending.action == "play":
+                assert search.model_move(game) == expected, request_state(game, pending.seat)
+                checked += 1
+            # Off the greedy path now and then, to reach positions greedy play never makes.
+            legal = pending.legal
+            game.apply(expected if rng.random() < 0.7 else legal[int(rng.random() * len(legal))])
+    assert checked > 1000
+
+
+def test_greedy_play_never_surprises_the_search_bot_on_the_true_deal(
+    greedy: ModuleType, search: ModuleType
+) -> None:
+    """With the real hidden cards, the replay of every hand explains every move."""
+    replays = 0
+    for seed in range(40):
+        rules = RULES[seed % len(RULES)]
+        game = GameState(rules, seed, game_id=f"g{seed}")
+        tracker = search.TRACKER
+        me = seed % rules.players
+        tracker.see(
+            {"type": "game_start", "game": f"g{seed}", "seat": me, "rules": rules.to_dict()}
+        )
+        cursor = 0
+        while (pending := game.pending) is not None:
+            for record in game.log[cursor:]:
+                message: dict[str, Any] = (
+                    hand_start(record, me) if record["type"] == "deal" else record
+                )
+                tracker.see(message)
+            cursor = len(game.log)
+            if pending.seat == me and pending.action == "play":
+                state = request_state(game, me)
+                hands = [list(held) for held in game.hands]
+                assert search.surprises(state, hands, 99) == 0
+                replays += 1
+            game.apply(greedy_move(greedy, game))
+    assert replays > 100
+
+
+def test_a_wrong_deal_surprises_the_search_bot(greedy: ModuleType, search: ModuleType) -> None:
+    """Inference has teeth: swapping the others' cards around breaks the replay somewhere."""
+    surprised = 0
+    for seed in range(40):
+        rules = Rules()
+        game = GameState(rules, seed, game_id=f"g{seed}")
+        search.TRACKER.see({"type": "game_start", "game": "g", "seat": 0, "rules": rules.to_dict()})
+        cursor = 0
+        while (pending := game.pending) is not None:
+            for record in game.log[cursor:]:
+                search.TRACKER.see(hand_start(record, 0) if record["type"] == "deal" else record)
+            cursor = len(game.log)
+            if pending.seat == 0 and pending.action == "play" and len(game.played) >= 8:
+                hands = [list(held) for held in game.hands]
+                hands[1], hands[2] = hands[2], hands[1]
+                if len(hands[1]) == len(hands[2]) and game.statuses[1:3] == ["active"] * 2:
+                    surprised += search.surprises(request_state(game, 0), hands, 99) > 0
+            game.apply(greedy_move(greedy, game))
+    assert surprised > 10
