@@ -333,6 +333,30 @@ def _dog_move(game: GameState, seat: int, legal: list[str], boss: Callable[[str]
     return KNOCK
 
 
+def position(state: Message, hands: list[list[str]], trump: str, *, start: bool) -> GameState:
+    """The engine at this decision (or at the hand's first lead), hidden cards from ``hands``."""
+    leader = TRACKER.hand_leader if start else TRACKER.trick_leader
+    return GameState.from_position(
+        TRACKER.rules,
+        RandomDecks(TRACKER.rng),
+        hand=state["hand"],
+        dealer=state["dealer"],
+        trump=trump,
+        turn_up=state["turn_up"],
+        statuses=state["statuses"],
+        blind=TRACKER.blind(),
+        hands=hands,
+        tricks=[0] * len(hands) if start else state["tricks"],
+        played=[] if start else [(s, c) for s, c in state["played"]],
+        trick=[] if start else [(s, c) for s, c in state["trick"]],
+        trick_leader=leader,
+        to_act=leader if start else state["seat"],
+        zero_event=TRACKER.zero_event,
+        had_dog=TRACKER.had_dog,
+        out_hand=TRACKER.out_hand,
+    )
+
+
 def surprises(state: Message, hands: list[list[str]], limit: int) -> int:
     """How many of this hand's moves by others the greedy model would not have made.
 
@@ -350,25 +374,7 @@ def surprises(state: Message, hands: list[list[str]], limit: int) -> int:
     start = [list(held) for held in hands]
     for seat, card in state["played"]:
         start[seat].append(card)
-    game = GameState.from_position(
-        TRACKER.rules,
-        RandomDecks(TRACKER.rng),
-        hand=state["hand"],
-        dealer=state["dealer"],
-        trump=state["trump"],
-        turn_up=state["turn_up"],
-        statuses=state["statuses"],
-        blind=TRACKER.blind(),
-        hands=start,
-        tricks=[0] * len(start),
-        played=[],
-        trick=[],
-        trick_leader=TRACKER.hand_leader,
-        to_act=TRACKER.hand_leader,
-        zero_event=TRACKER.zero_event,
-        had_dog=TRACKER.had_dog,
-        out_hand=TRACKER.out_hand,
-    )
+    game = position(state, start, state["trump"], start=True)
     misses = 0
     for seat, move in moves:
         pending = game.pending
@@ -388,14 +394,17 @@ def surprises(state: Message, hands: list[list[str]], limit: int) -> int:
 
 
 def search(state: Message, legal: list[str], request: Message) -> str:
-    """The legal move with the best average value over sampled deals."""
+    """The legal move with the best weighted value over sampled deals.
+
+    For a card (or a dog's knock) each deal is set at this decision; for
+    trumps, at the hand's first lead with each suit in turn.
+    """
     budget = min(MAX_SEARCH_S, request["time"]["move_ms"] / 1000 * TIME_SHARE)
     deadline = time.monotonic() + budget
     rng = TRACKER.rng
     me = state["seat"]
+    naming = request["action"] == "trump"
     totals = dict.fromkeys(legal, 0.0)
-    rules = TRACKER.rules
-    decks = RandomDecks(rng)
     samples = 0
     hand = state["hand"]
     fewest = len(TRACKER.moves)
@@ -409,28 +418,13 @@ def search(state: Message, legal: list[str], request: Message) -> str:
         fewest = min(fewest, misses)
         weight = SURPRISE**misses
         samples += 1
-        position = GameState.from_position(
-            rules,
-            decks,
-            hand=hand,
-            dealer=state["dealer"],
-            trump=state["trump"],
-            turn_up=state["turn_up"],
-            statuses=state["statuses"],
-            blind=TRACKER.blind(),
-            hands=hands,
-            tricks=state["tricks"],
-            played=[(s, c) for s, c in state["played"]],
-            trick=[(s, c) for s, c in state["trick"]],
-            trick_leader=TRACKER.trick_leader,
-            to_act=me,
-            zero_event=TRACKER.zero_event,
-            had_dog=TRACKER.had_dog,
-            out_hand=TRACKER.out_hand,
-        )
+        here = None if naming else position(state, hands, state["trump"], start=False)
         for move in legal:
-            game = position.copy()
-            game.apply(move)
+            if here is None:
+                game = position(state, hands, move, start=True)
+            else:
+                game = here.copy()
+                game.apply(move)
             while game.pending is not None and game.hand == hand:
                 game.apply(model_move(game))
             totals[move] += weight * value(game, me)
@@ -443,8 +437,8 @@ def search(state: Message, legal: list[str], request: Message) -> str:
 
 
 def choose(state: Message, legal: list[str], request: Message) -> str:
-    """Search card plays; use the greedy rules for trumps and declarations."""
-    if request["action"] != "play" or len(legal) == 1:
+    """Search card plays and trumps; use the greedy rules for declarations."""
+    if request["action"] not in ("play", "trump") or len(legal) == 1:
         return greedy_choose(state, legal, request)
     try:
         move = search(state, legal, request)
