@@ -86,7 +86,8 @@ def test_the_rollout_model_plays_exactly_as_the_greedy_bot(
 def test_greedy_play_never_surprises_the_search_bot_on_the_true_deal(
     greedy: ModuleType, search: ModuleType
 ) -> None:
-    """With the real hidden cards, the replay of every hand explains every move."""
+    """With the real hidden cards, the replay of every hand explains every move,
+    and no seat holds a card the search bot has ruled out from its way of following suit."""
     replays = 0
     for seed in range(40):
         rules = RULES[seed % len(RULES)]
@@ -108,6 +109,9 @@ def test_greedy_play_never_surprises_the_search_bot_on_the_true_deal(
                 state = request_state(game, me)
                 hands = [list(held) for held in game.hands]
                 assert search.surprises(state, hands, 99) == 0
+                for seat, held in enumerate(hands):
+                    if seat != me:
+                        assert not set(held) & tracker.unlikely[seat], (seat, held)
                 replays += 1
             game.apply(greedy_move(greedy, game))
     assert replays > 100

@@ -72,6 +72,9 @@ class Tracker:
         self.hand_leader = 0
         self.moves: list[tuple[int, str]] = []
         self.voids: list[set[str]] = []
+        #: Cards a seat cannot hold if it follows suit as sensible players do.
+        self.unlikely: list[set[str]] = []
+        self.trump = ""
         self.trick: list[tuple[int, str]] = []
         self.played_by: set[int] = set()
 
@@ -97,6 +100,7 @@ class Tracker:
                 if status != "active":
                     self.zero_event = True
             self.voids = [set() for _ in range(n)]
+            self.unlikely = [set() for _ in range(n)]
             self.trick = []
             self.played_by = set()
             dealer = message["dealer"]
@@ -117,13 +121,18 @@ class Tracker:
 
     def _event(self, message: Message) -> None:
         event = message["event"]
-        if event == "knock":
+        if event == "trump":
+            self.trump = message["suit"]
+        elif event == "knock":
             self.moves.append((message["seat"], KNOCK))
         elif event == "play":
             self.moves.append((message["seat"], message["card"]))
             seat, card = message["seat"], message["card"]
-            if self.trick and card[1] != self.trick[0][1][1] and self.statuses[seat] == "active":
-                self.voids[seat].add(self.trick[0][1][1])
+            if self.trick and self.statuses[seat] == "active":
+                if card[1] != self.trick[0][1][1]:
+                    self.voids[seat].add(self.trick[0][1][1])
+                else:
+                    self.unlikely[seat] |= self._passed_over(card)
             self.trick.append((seat, card))
             if self.statuses[seat] == "dog":
                 self.played_by.add(seat)
@@ -136,6 +145,29 @@ class Tracker:
                 if any(self._holds_cards(s) for s in range(n))
                 else winner
             )
+
+    def _passed_over(self, card: str) -> set[str]:
+        """The cards of the suit led a player following with ``card`` would have played instead.
+
+        A sensible player takes a trick with its cheapest winner, and plays
+        its lowest card when it cannot win: it holds no card between the
+        best one down and its own winner, or, having not won, none below its
+        card and none that would have won.
+        """
+        best = self.trick[0][1]
+        for _, other in self.trick[1:]:
+            if (other[1] == best[1] and CARD_INDEX[other] > CARD_INDEX[best]) or (
+                other[1] == self.trump and best[1] != self.trump
+            ):
+                best = other
+        index, top = CARD_INDEX[card], CARD_INDEX[best]
+        if best[1] != card[1]:  # trumped already: any card of the suit led loses
+            return {CARD_TEXT[i] for i in range(index - 4, -1, -4)}
+        if index > top:
+            return {CARD_TEXT[i] for i in range(top + 4, index, 4)}
+        return {CARD_TEXT[i] for i in range(index - 4, -1, -4)} | {
+            CARD_TEXT[i] for i in range(top + 4, 52, 4)
+        }
 
     def _holds_cards(self, seat: int) -> bool:
         status = self.statuses[seat]
@@ -179,15 +211,19 @@ def sample_hands(state: Message, rng: random.Random) -> list[list[str]] | None:
     if not blind[me] or state["cards"]:
         hands[me] = list(state["cards"])
         needs[me] = 0
-    for _ in range(20):
+    voids = TRACKER.voids or [set() for _ in range(n)]
+    unlikely = TRACKER.unlikely or [set() for _ in range(n)]
+    order = sorted(range(n), key=lambda s: -13 * len(voids[s]) - len(unlikely[s]))
+    for attempt_no in range(20):
+        # Others may not play as sensibly as assumed: after ten failures, drop the assumption.
+        strict = attempt_no < 10
         rng.shuffle(unseen)
         pool = list(unseen)
         attempt = [list(h) for h in hands]
-        order = sorted(range(n), key=lambda s: -len(TRACKER.voids[s]) if TRACKER.voids else 0)
         ok = True
         for seat in order:
-            voids = TRACKER.voids[seat] if TRACKER.voids else set()
-            fits = [card for card in pool if card[1] not in voids]
+            shut, avoid = voids[seat], unlikely[seat] if strict else set()
+            fits = [card for card in pool if card[1] not in shut and card not in avoid]
             if len(fits) < needs[seat]:
                 ok = False
                 break
