@@ -136,3 +136,36 @@ def test_a_wrong_deal_surprises_the_search_bot(greedy: ModuleType, search: Modul
                     surprised += search.surprises(request_state(game, 0), hands, 99) > 0
             game.apply(greedy_move(greedy, game))
     assert surprised > 10
+
+
+def test_the_search_bot_searches_trumps_and_rainbows(
+    greedy: ModuleType, search: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every trump and rainbow decision of the search bot comes from its search, not a fallback."""
+
+    def fail(*parts: object) -> None:
+        raise AssertionError(" ".join(map(str, parts)))
+
+    monkeypatch.setattr(search, "log", fail)
+    asked: dict[str, int] = {"trump": 0, "rainbow": 0}
+    rules = Rules(rainbow=True)
+    for seed in range(60):
+        game = GameState(rules, seed, game_id=f"g{seed}")
+        me = seed % rules.players
+        search.TRACKER.see(
+            {"type": "game_start", "game": "g", "seat": me, "rules": rules.to_dict()}
+        )
+        cursor = 0
+        while (pending := game.pending) is not None:
+            for record in game.log[cursor:]:
+                search.TRACKER.see(hand_start(record, me) if record["type"] == "deal" else record)
+            cursor = len(game.log)
+            if pending.seat == me and pending.action in asked:
+                request = {"action": pending.action, "time": {"move_ms": 10, "bank_ms": 0}}
+                move = search.choose(request_state(game, me), list(pending.legal), request)
+                assert move in pending.legal
+                asked[pending.action] += 1
+                game.apply(move)
+            else:
+                game.apply(greedy_move(greedy, game))
+    assert asked["trump"] > 5 and asked["rainbow"] > 0, asked

@@ -11,8 +11,10 @@ playing as the greedy bot would (:func:`model_move`), and scores the end of
 the hand with an estimate of its chance to win the game (:func:`value`:
 staying in, the number of players left, who names trumps next). It plays
 the move with the best weighted total. The search stops at the request's
-time budget (a share of ``move_ms``, never the bank). Trumps and
-declarations use the greedy bot's rules. As GIB did for bridge; see also
+time budget (a share of ``move_ms``, never the bank). Trumps are named the
+same way, and a rainbow is declared when naming the next trumps beats
+playing the hand out; ``no_picture`` is always declared (the greedy bot's
+rule: such a hand is weak). As GIB did for bridge; see also
 Cowling, Powley and Whitehouse (2012) on information-set search.
 
 It finds the ``arena`` package relative to its own file when it is not
@@ -39,7 +41,7 @@ from greedy_bot import choose_trump  # noqa: E402
 from arena.errors import IllegalMove  # noqa: E402
 from arena.game import GameState, RandomDecks, Rules  # noqa: E402
 from arena.game.cards import CARD_INDEX, CARD_TEXT  # noqa: E402
-from arena.game.state import ACTIVE, BLIND, DOG, KNOCK  # noqa: E402
+from arena.game.state import ACTIVE, BLIND, DECLARE, DOG, KNOCK  # noqa: E402
 
 #: Share of move_ms spent searching; the rest is margin for the pipe and the referee.
 TIME_SHARE = 0.5
@@ -259,17 +261,20 @@ def value(game: GameState, me: int) -> float:
     """
     if game.pending is None:
         return 1.0 if game.winner == me else 0.0
-    statuses = game.statuses
+    return chance(game.statuses, game.chooser, game.hand_size, me)
+
+
+def chance(statuses: list[str], chooser: int | None, size: int, me: int) -> float:
+    """:func:`value` of a game going on to a hand of ``size`` cards, trumps named by ``chooser``."""
     mine = statuses[me]
     if mine != ACTIVE:
         return DOG_VALUE if mine == DOG else 0.0
     active = statuses.count(ACTIVE)
     pool = 1.0 - DOG_VALUE * statuses.count(DOG)
-    chooser = game.chooser
     if chooser is None or active == 1 or statuses[chooser] != ACTIVE:
         return pool / active
     fair = 1.0 / active
-    taken = fair + min(1.0, CHOOSER_EDGE / game.hand_size) * (1.0 - fair)
+    taken = fair + min(1.0, CHOOSER_EDGE / size) * (1.0 - fair)
     return pool * (taken if chooser == me else (1.0 - taken) / (active - 1))
 
 
@@ -440,13 +445,16 @@ def search(state: Message, legal: list[str], request: Message) -> str:
     """The legal move with the best weighted value over sampled deals.
 
     For a card (or a dog's knock) each deal is set at this decision; for
-    trumps, at the hand's first lead with each suit in turn.
+    trumps, at the hand's first lead with each suit in turn. A rainbow is
+    worth declaring when naming the next trumps beats playing the hand out
+    (others are assumed to pass).
     """
     budget = min(MAX_SEARCH_S, request["time"]["move_ms"] / 1000 * TIME_SHARE)
     deadline = time.monotonic() + budget
     rng = TRACKER.rng
     me = state["seat"]
     naming = request["action"] == "trump"
+    rainbow = request["action"] == "rainbow"
     totals = dict.fromkeys(legal, 0.0)
     samples = 0
     hand = state["hand"]
@@ -461,10 +469,13 @@ def search(state: Message, legal: list[str], request: Message) -> str:
         fewest = min(fewest, misses)
         weight = SURPRISE**misses
         samples += 1
-        here = None if naming else position(state, hands, state["trump"], start=False)
+        here = None if naming or rainbow else position(state, hands, state["trump"], start=False)
         for move in legal:
+            if move == DECLARE:  # the hand is void, nobody goes out, and this seat names trumps
+                totals[move] += weight * chance(state["statuses"], me, state["hand_size"] - 1, me)
+                continue
             if here is None:
-                game = position(state, hands, move, start=True)
+                game = position(state, hands, move if naming else state["trump"], start=True)
             else:
                 game = here.copy()
                 game.apply(move)
@@ -480,8 +491,8 @@ def search(state: Message, legal: list[str], request: Message) -> str:
 
 
 def choose(state: Message, legal: list[str], request: Message) -> str:
-    """Search card plays and trumps; use the greedy rules for declarations."""
-    if request["action"] not in ("play", "trump") or len(legal) == 1:
+    """Search card plays, trumps and rainbows; declare every no_picture (a weak hand)."""
+    if request["action"] not in ("play", "trump", "rainbow") or len(legal) == 1:
         return greedy_choose(state, legal, request)
     try:
         move = search(state, legal, request)
