@@ -14,14 +14,11 @@ share and a sure win that naming trumps is worth.
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import sys
 from collections import defaultdict
-from pathlib import Path
+
+from search_ab import BOTS, load
 
 from arena.game import GameState, Rules, request_state
-
-BOTS = Path(__file__).resolve().parent.parent / "sample_bots" / "python"
 
 Key = tuple[int, str, int, int, bool]
 
@@ -32,11 +29,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args()
-    sys.path.insert(0, str(BOTS))
-    spec = importlib.util.spec_from_file_location("greedy_bot", BOTS / "greedy_bot.py")
-    assert spec is not None and spec.loader is not None
-    greedy = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(greedy)
+    greedy = load(BOTS / "greedy_bot.py", "greedy_bot")
     rules = Rules(players=args.players)
     seen: dict[Key, list[int]] = defaultdict(lambda: [0, 0])
     for seed in range(args.games):

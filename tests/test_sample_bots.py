@@ -12,13 +12,16 @@ from __future__ import annotations
 import importlib.util
 import random
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import pytest
 
 from arena.game import GameState, Rules, hand_start, request_state
+from arena.game.state import Decision
+
+Turn = tuple[GameState, Decision]
 
 BOTS = Path(__file__).resolve().parent.parent / "sample_bots" / "python"
 
@@ -83,6 +86,23 @@ def test_the_rollout_model_plays_exactly_as_the_greedy_bot(
     assert checked > 1000
 
 
+def turns(search: ModuleType, rules: Rules, seed: int, me: int) -> Iterator[Turn]:
+    """A game's decisions, the search bot's tracker fed first what seat ``me`` is told.
+
+    The caller makes each move on the ``game`` it is given.
+    """
+    game = GameState(rules, seed, game_id=f"g{seed}")
+    search.TRACKER.see(
+        {"type": "game_start", "game": f"g{seed}", "seat": me, "rules": rules.to_dict()}
+    )
+    cursor = 0
+    while (pending := game.pending) is not None:
+        for record in game.log[cursor:]:
+            search.TRACKER.see(hand_start(record, me) if record["type"] == "deal" else record)
+        cursor = len(game.log)
+        yield game, pending
+
+
 def test_greedy_play_never_surprises_the_search_bot_on_the_true_deal(
     greedy: ModuleType, search: ModuleType
 ) -> None:
@@ -91,27 +111,15 @@ def test_greedy_play_never_surprises_the_search_bot_on_the_true_deal(
     replays = 0
     for seed in range(40):
         rules = RULES[seed % len(RULES)]
-        game = GameState(rules, seed, game_id=f"g{seed}")
-        tracker = search.TRACKER
         me = seed % rules.players
-        tracker.see(
-            {"type": "game_start", "game": f"g{seed}", "seat": me, "rules": rules.to_dict()}
-        )
-        cursor = 0
-        while (pending := game.pending) is not None:
-            for record in game.log[cursor:]:
-                message: dict[str, Any] = (
-                    hand_start(record, me) if record["type"] == "deal" else record
-                )
-                tracker.see(message)
-            cursor = len(game.log)
+        for game, pending in turns(search, rules, seed, me):
             if pending.seat == me and pending.action == "play":
                 state = request_state(game, me)
                 hands = [list(held) for held in game.hands]
                 assert search.surprises(state, hands, 99) == 0
                 for seat, held in enumerate(hands):
                     if seat != me:
-                        assert not set(held) & tracker.unlikely[seat], (seat, held)
+                        assert not set(held) & search.TRACKER.unlikely[seat], (seat, held)
                 replays += 1
             game.apply(greedy_move(greedy, game))
     assert replays > 100
@@ -121,14 +129,7 @@ def test_a_wrong_deal_surprises_the_search_bot(greedy: ModuleType, search: Modul
     """Inference has teeth: swapping the others' cards around breaks the replay somewhere."""
     surprised = 0
     for seed in range(40):
-        rules = Rules()
-        game = GameState(rules, seed, game_id=f"g{seed}")
-        search.TRACKER.see({"type": "game_start", "game": "g", "seat": 0, "rules": rules.to_dict()})
-        cursor = 0
-        while (pending := game.pending) is not None:
-            for record in game.log[cursor:]:
-                search.TRACKER.see(hand_start(record, 0) if record["type"] == "deal" else record)
-            cursor = len(game.log)
+        for game, pending in turns(search, Rules(), seed, 0):
             if pending.seat == 0 and pending.action == "play" and len(game.played) >= 8:
                 hands = [list(held) for held in game.hands]
                 hands[1], hands[2] = hands[2], hands[1]
@@ -150,16 +151,8 @@ def test_the_search_bot_searches_trumps_and_rainbows(
     asked: dict[str, int] = {"trump": 0, "rainbow": 0}
     rules = Rules(rainbow=True)
     for seed in range(60):
-        game = GameState(rules, seed, game_id=f"g{seed}")
         me = seed % rules.players
-        search.TRACKER.see(
-            {"type": "game_start", "game": "g", "seat": me, "rules": rules.to_dict()}
-        )
-        cursor = 0
-        while (pending := game.pending) is not None:
-            for record in game.log[cursor:]:
-                search.TRACKER.see(hand_start(record, me) if record["type"] == "deal" else record)
-            cursor = len(game.log)
+        for game, pending in turns(search, rules, seed, me):
             if pending.seat == me and pending.action in asked:
                 request = {"action": pending.action, "time": {"move_ms": 10, "bank_ms": 0}}
                 move = search.choose(request_state(game, me), list(pending.legal), request)

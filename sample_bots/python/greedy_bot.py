@@ -20,6 +20,7 @@ Standard library only; the whole information set comes in each request's
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +52,7 @@ def beats(card: str, best: str, trump: str | None) -> bool:
     return suit(card) == trump
 
 
-def winning_card(trick: list[list[Any]], trump: str | None) -> str:
+def winning_card(trick: Sequence[Sequence[Any]], trump: str | None) -> str:
     """The card currently winning a trick in progress."""
     best: str = trick[0][1]
     for _, card in trick[1:]:

@@ -26,7 +26,6 @@ from __future__ import annotations
 import random
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +35,7 @@ sys.path.insert(1, str(HERE.parent.parent))  # the repository, for the arena pac
 
 from arena_bot import log, run  # noqa: E402 - after the path set-up above
 from greedy_bot import choose as greedy_choose  # noqa: E402
-from greedy_bot import choose_trump  # noqa: E402
+from greedy_bot import choose_trump, winning_card  # noqa: E402
 
 from arena.errors import IllegalMove  # noqa: E402
 from arena.game import GameState, RandomDecks, Rules  # noqa: E402
@@ -48,7 +47,6 @@ TIME_SHARE = 0.5
 #: Never search longer than this, whatever move_ms allows.
 MAX_SEARCH_S = 1.0
 DEBUG = False
-INFER = True
 #: Weight of a sampled deal per move of the others it fails to explain.
 SURPRISE = 0.2
 #: Deals this many surprises worse than the best seen are not simulated.
@@ -131,8 +129,8 @@ class Tracker:
         elif event == "knock":
             self.moves.append((message["seat"], KNOCK))
         elif event == "play":
-            self.moves.append((message["seat"], message["card"]))
             seat, card = message["seat"], message["card"]
+            self.moves.append((seat, card))
             if self.trick and self.statuses[seat] == "active":
                 if card[1] != self.trick[0][1][1]:
                     self.voids[seat].add(self.trick[0][1][1])
@@ -159,12 +157,7 @@ class Tracker:
         best one down and its own winner, or, having not won, none below its
         card and none that would have won.
         """
-        best = self.trick[0][1]
-        for _, other in self.trick[1:]:
-            if (other[1] == best[1] and CARD_INDEX[other] > CARD_INDEX[best]) or (
-                other[1] == self.trump and best[1] != self.trump
-            ):
-                best = other
+        best = winning_card(self.trick, self.trump)
         index, top = CARD_INDEX[card], CARD_INDEX[best]
         if best[1] != card[1]:  # trumped already: any card of the suit led loses
             return {CARD_TEXT[i] for i in range(index - 4, -1, -4)}
@@ -278,6 +271,23 @@ def chance(statuses: list[str], chooser: int | None, size: int, me: int) -> floa
     return pool * (taken if chooser == me else (1.0 - taken) / (active - 1))
 
 
+def _takes(index: int, best: int, trump: int) -> bool:
+    """Whether card ``index`` would take the trick from ``best`` (both engine card ints)."""
+    return (index & 3 == best & 3 and index > best) or (index & 3 == trump and best & 3 != trump)
+
+
+def _boss(card: str, gone: set[str]) -> bool:
+    """Whether every card of ``card``'s suit above it is in ``gone`` (played, or held)."""
+    return all(CARD_TEXT[i] in gone for i in range(CARD_INDEX[card] + 4, 52, 4))
+
+
+def _gone(game: GameState, seat: int) -> set[str]:
+    """The cards ``seat`` knows are nobody else's: played this hand, or its own."""
+    gone = {card for _, card in game.played}
+    gone.update(game.hands[seat])
+    return gone
+
+
 def _first_highest(cards: list[str]) -> str:
     """The first card of the highest rank (``max(cards, key=rank)``)."""
     best = cards[0]
@@ -300,26 +310,12 @@ def model_move(game: GameState) -> str:
     seat, _, legal = pending
     if len(legal) == 1 and game.statuses[seat] == ACTIVE:
         return legal[0]
-    trump = game.trump
-    trick = game.trick
-    gone = {card for _, card in game.played}
-    gone.update(game.hands[seat])
-
-    def boss(card: str) -> bool:  # no unseen card of its suit ranks higher
-        index = CARD_INDEX[card]
-        return all(CARD_TEXT[i] in gone for i in range(index + 4, 52, 4))
-
-    best = game.best
     if KNOCK in legal or BLIND in legal or game.statuses[seat] == DOG:
-        return _dog_move(game, seat, legal, boss)
-    if trick:
-        led = game.led
-        winners = [
-            c
-            for c in legal
-            if (CARD_INDEX[c] & 3 == best & 3 and CARD_INDEX[c] > best)
-            or (CARD_INDEX[c] & 3 == trump and best & 3 != trump)
-        ]
+        return _dog_move(game, seat, legal)
+    trump = game.trump
+    if game.trick:
+        best, led = game.best, game.led
+        winners = [c for c in legal if _takes(CARD_INDEX[c], best, trump)]
         if any(CARD_INDEX[c] & 3 == led for c in legal):
             return winners[0] if winners else legal[0]
         trumps = [c for c in winners if CARD_INDEX[c] & 3 == trump]
@@ -333,14 +329,15 @@ def model_move(game: GameState) -> str:
             counts[c[1]] += 1
         shortest = min(sorted(counts), key=counts.__getitem__)
         return next(c for c in discards if c[1] == shortest)
+    gone = _gone(game, seat)
     sides = [c for c in legal if CARD_INDEX[c] & 3 != trump]
-    bosses = [c for c in sides if boss(c)]
+    bosses = [c for c in sides if _boss(c, gone)]
     if bosses:
         return _first_highest(bosses)
     trumps = [c for c in legal if CARD_INDEX[c] & 3 == trump]
     if trumps and game.tricks[seat] == 0:
         top = _first_highest(trumps)
-        if boss(top):
+        if _boss(top, gone):
             return top
     if not sides:
         return legal[0]
@@ -348,7 +345,7 @@ def model_move(game: GameState) -> str:
     return next(c for c in sides if c[1] == longest)
 
 
-def _dog_move(game: GameState, seat: int, legal: list[str], boss: Callable[[str], bool]) -> str:
+def _dog_move(game: GameState, seat: int, legal: list[str]) -> str:
     """The greedy bot's dog: play only a sure winner, or a winner when last to play."""
     trick = game.trick
     best = game.best
@@ -372,10 +369,9 @@ def _dog_move(game: GameState, seat: int, legal: list[str], boss: Callable[[str]
     if KNOCK not in legal:
         return card
     index = CARD_INDEX[card]
-    if index & 3 == trump and boss(card):
+    if index & 3 == trump and _boss(card, _gone(game, seat)):
         return card
-    wins = (index & 3 == best & 3 and index > best) or (index & 3 == trump and best & 3 != trump)
-    if trick and wins and after == 0:
+    if trick and _takes(index, best, trump) and after == 0:
         return card
     return KNOCK
 
@@ -454,7 +450,7 @@ def search(state: Message, legal: list[str], request: Message) -> str:
     rng = TRACKER.rng
     me = state["seat"]
     naming = request["action"] == "trump"
-    rainbow = request["action"] == "rainbow"
+    at_start = request["action"] != "play"  # trumps and rainbows come before the first lead
     totals = dict.fromkeys(legal, 0.0)
     samples = 0
     hand = state["hand"]
@@ -463,13 +459,13 @@ def search(state: Message, legal: list[str], request: Message) -> str:
         hands = sample_hands(state, rng)
         if hands is None:
             break
-        misses = surprises(state, hands, fewest + SLACK) if INFER else 0
+        misses = surprises(state, hands, fewest + SLACK)
         if misses > fewest + SLACK:
             continue
         fewest = min(fewest, misses)
         weight = SURPRISE**misses
         samples += 1
-        here = None if naming or rainbow else position(state, hands, state["trump"], start=False)
+        here = None if at_start else position(state, hands, state["trump"], start=False)
         for move in legal:
             if move == DECLARE:  # the hand is void, nobody goes out, and this seat names trumps
                 totals[move] += weight * chance(state["statuses"], me, state["hand_size"] - 1, me)
