@@ -263,24 +263,25 @@ def test_random_games_reach_every_rule_situation() -> None:
         assert situation in seen, situation
 
 
-@settings(max_examples=150, deadline=None)
-@given(rules=rules_strategy, seed=st.integers(0, 2**32), chooser=st.integers(0, 2**16))
-def test_a_position_rebuilt_from_its_facts_plays_on_identically(
-    rules: Rules, seed: int, chooser: int
-) -> None:
-    """What a search bot builds from known facts behaves as the real game from there on."""
-    decks = SeededDecks(seed)
-    state = GameState(rules, decks, record=False)
+def _play_decision(rules: Rules, seed: int, chooser: int) -> GameState | None:
+    """A game played at random to some play decision (None if it ended first)."""
+    state = GameState(rules, SeededDecks(seed), record=False)
     rng = random.Random(chooser)
     for _ in range(rng.randrange(0, 80)):
         if state.pending is None:
-            return
+            return None
         state.apply(rng.choice(state.pending.legal))
     if state.pending is None or state.pending.action != PLAY:
-        return
-    rebuilt = GameState.from_position(
-        rules,
-        decks,
+        return None
+    return state
+
+
+def _rebuild(state: GameState, horizon: int = 7) -> GameState:
+    """``state`` rebuilt from the facts a search bot knows (all hands filled in)."""
+    assert state.pending is not None
+    return GameState.from_position(
+        state.rules,
+        state.decks,
         hand=state.hand,
         dealer=state.dealer,
         trump=SUIT_CHARS[state.trump],
@@ -299,7 +300,21 @@ def test_a_position_rebuilt_from_its_facts_plays_on_identically(
         deals=state.deals,
         cuts=state.cuts,
         dog_cards=state.dog_cards,
+        horizon=horizon,
     )
+
+
+@settings(max_examples=150, deadline=None)
+@given(rules=rules_strategy, seed=st.integers(0, 2**32), chooser=st.integers(0, 2**16))
+def test_a_position_rebuilt_from_its_facts_plays_on_identically(
+    rules: Rules, seed: int, chooser: int
+) -> None:
+    """What a search bot builds from known facts behaves as the real game from there on."""
+    state = _play_decision(rules, seed, chooser)
+    if state is None:
+        return
+    assert state.pending is not None
+    rebuilt = _rebuild(state)
     assert rebuilt.pending == state.pending
     assert request_state(rebuilt, state.pending.seat) == request_state(state, state.pending.seat)
     moves = random.Random(chooser + 1)
@@ -312,3 +327,30 @@ def test_a_position_rebuilt_from_its_facts_plays_on_identically(
         rebuilt.apply(move)
     assert rebuilt.pending is None
     assert rebuilt.placements == state.placements
+
+
+@settings(max_examples=150, deadline=None)
+@given(rules=rules_strategy, seed=st.integers(0, 2**32), chooser=st.integers(0, 2**16))
+def test_a_horizon_stops_the_game_where_the_next_deal_would_start(
+    rules: Rules, seed: int, chooser: int
+) -> None:
+    """With its horizon at the current hand, a rebuilt game ends that hand as the real one does
+    (statuses, who names trumps, the next size) and deals nothing more."""
+    state = _play_decision(rules, seed, chooser)
+    if state is None:
+        return
+    hand = state.hand
+    stopped = _rebuild(state, horizon=hand)
+    moves = random.Random(chooser + 1)
+    while state.pending is not None and state.hand == hand:
+        move = moves.choice(state.pending.legal)
+        state.apply(move)
+        stopped.apply(move)
+    assert stopped.hand == state.hand
+    assert stopped.statuses == state.statuses
+    assert stopped.winner == state.winner
+    if state.winner is None:
+        assert stopped.pending is None
+        assert stopped.chooser == state.chooser
+        assert stopped.hand_size == state.hand_size
+        assert stopped.deals == state.deals - 1

@@ -95,6 +95,7 @@ class GameState:
         "hand",
         "hand_size",
         "hands",
+        "horizon",
         "led",
         "log",
         "n",
@@ -150,6 +151,7 @@ class GameState:
         self.zero_event = False
         self.hand = 1
         self.hand_size = HANDS
+        self.horizon = HANDS
         self.deals = 0
         self.cuts = 0
         self.redeals = 0
@@ -293,6 +295,7 @@ class GameState:
         deals: int = 0,
         cuts: int = 0,
         dog_cards: dict[int, str] | None = None,
+        horizon: int = HANDS,
     ) -> GameState:
         """A game set at a play decision in the middle of a hand, from known facts.
 
@@ -321,6 +324,7 @@ class GameState:
         state.zero_event = zero_event
         state.hand = hand
         state.hand_size = HANDS + 1 - hand
+        state.horizon = horizon
         state.deals = deals
         state.cuts = cuts
         state.redeals = 0
@@ -619,6 +623,10 @@ class GameState:
         self._log_hand_end()
         self._pass_deal(hand)
         self.hand = hand + 1
+        if hand >= self.horizon:
+            self.pending = None
+            self.hand_size = HANDS + 1 - self.hand
+            return
         self._start_hand()
 
     def _grants_dog(self, seat: int) -> bool:
