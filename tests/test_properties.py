@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from arena.game import GameState, Rules, SeededDecks, request_state
 from arena.game.cards import CARD_INDEX, SUIT_CHARS
-from arena.game.state import DOG, KNOCK, PLAY, TRUMP
+from arena.game.state import DOG, HANDS, KNOCK, PLAY, TRUMP
 
 JSON = dict[str, Any]
 
@@ -276,7 +276,7 @@ def _play_decision(rules: Rules, seed: int, chooser: int) -> GameState | None:
     return state
 
 
-def _rebuild(state: GameState, horizon: int = 7) -> GameState:
+def _rebuild(state: GameState, horizon: int = HANDS) -> GameState:
     """``state`` rebuilt from the facts a search bot knows (all hands filled in)."""
     assert state.pending is not None
     return GameState.from_position(

@@ -25,7 +25,6 @@ installed, and otherwise needs only the standard library.
 
 from __future__ import annotations
 
-import bisect
 import math
 import random
 import sys
@@ -476,18 +475,14 @@ def descend(root: Node, game: GameState, me: int, hand: int) -> None:
     """One ISMCTS iteration on one deal: select by UCB at this bot's turns, expand one, roll out."""
     path = [root]
     node = root
-    expanded = False
     while game.pending is not None and game.hand == hand:
-        if expanded:
-            game.apply(model_move(game))
-            continue
         seat, _, legal = game.pending
-        move = ""
-        if seat == me and len(legal) > 1:
+        if seat != me or len(legal) == 1:
+            move = model_move(game)
+        else:
             untried = [m for m in legal if m not in node.children]
             if untried:
                 move = untried[0]
-                expanded = True
             else:
                 log_n = math.log(node.visits)
                 parent = node
@@ -498,15 +493,15 @@ def descend(root: Node, game: GameState, me: int, hand: int) -> None:
                         + EXPLORE * math.sqrt(log_n / parent.children[m].visits)
                     ),
                 )
-        else:
-            move = model_move(game)
         child = node.children.get(move)
         if child is None:
             child = node.children[move] = Node()
         node = child
         path.append(node)
         game.apply(move)
-    result = value(game, me)
+        if seat == me and child.visits == 0 and len(legal) > 1:
+            break  # expanded: the rest is a greedy play-out
+    result = finish(game, me, hand)
     for visited in path:
         visited.visits += 1
         visited.total += result
@@ -545,7 +540,7 @@ def search(state: Message, legal: list[str], request: Message) -> str:
     hand = state["hand"]
     fewest = len(TRACKER.moves)
     root = Node()
-    pool: list[tuple[float, GameState]] = []
+    kept: list[GameState] = []
     cumulative: list[float] = []
     while time.monotonic() < deadline:
         hands = sample_hands(state, rng)
@@ -559,11 +554,11 @@ def search(state: Message, legal: list[str], request: Message) -> str:
         samples += 1
         here = None if at_start else position(state, hands, state["trump"], start=False)
         if here is not None and TREE:
-            pool.append((weight, here))
+            kept.append(here)
             cumulative.append(cumulative[-1] + weight if cumulative else weight)
-            for _ in legal:  # as many iterations as PIMC would simulate this deal
-                pick = bisect.bisect(cumulative, rng.random() * cumulative[-1])
-                descend(root, pool[min(pick, len(pool) - 1)][1].copy(), me, hand)
+            # As many iterations as flat search simulates per deal, each on a kept deal by weight.
+            for deal in rng.choices(kept, cum_weights=cumulative, k=len(legal)):
+                descend(root, deal.copy(), me, hand)
             continue
         for move in legal:
             if move == DECLARE:  # the hand is void, nobody goes out, and this seat names trumps
