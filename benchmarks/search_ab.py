@@ -13,6 +13,10 @@ cancels much of the luck of the deal:
     .venv/bin/python benchmarks/search_ab.py --deals 200 --set CHOOSER_EDGE=0.76 \\
         --against /tmp/a.json
 
+``--oracle N`` measures what hidden information is worth: the bot is told
+the true hidden cards once it has seen N moves of the others this hand
+(0: always), the rest of its search unchanged.
+
 Time-bounded search makes runs of one variant differ: 800 games give a
 standard error of about 1.7 points on a win rate and on a paired difference.
 """
@@ -30,7 +34,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from arena.game import Rules
+from arena.game import GameState, Rules
 from arena.protocol import Limits
 from arena.referee import play_game
 
@@ -81,14 +85,49 @@ class InProcess:
         raise RuntimeError(f"{self.name} faulted: {error_line!r}")
 
 
-def one_game(task: tuple[str, dict[str, str], int, int, int]) -> tuple[int, int, int]:
+class Oracle:
+    """The referee's game, shown to the challenger's deal sampler (``--oracle``)."""
+
+    game: GameState | None = None
+
+    @classmethod
+    def watch(cls) -> None:
+        """Keep each new game's state where the sampler can read it."""
+        start = GameState.__init__
+
+        def init(self: GameState, *args: Any, **kwargs: Any) -> None:
+            start(self, *args, **kwargs)
+            cls.game = self
+
+        GameState.__init__ = init  # type: ignore[method-assign]
+
+    @classmethod
+    def install(cls, bot: ModuleType, after: int) -> None:
+        """Replace the bot's deal sampler: the true hands once ``after`` moves are seen."""
+        sample = bot.sample_hands
+
+        def true_hands(state: Message, rng: Any) -> Any:
+            seen = sum(1 for seat, _ in bot.TRACKER.moves if seat != state["seat"])
+            if seen < after or cls.game is None:
+                return sample(state, rng)
+            hands = [list(held) for held in cls.game.hands]
+            return hands, [], [s for s in range(len(hands)) if s != state["seat"]]
+
+        # MCMC off: the true deal explains every move, there is nothing to walk to.
+        bot.__dict__.update(sample_hands=true_hands, MCMC=False)
+
+
+def one_game(task: tuple[str, dict[str, str], int, int, int, int | None]) -> tuple[int, int, int]:
     """Play one deal with the challenger in one seat; its placement."""
-    path, settings, deal, seat, move_ms = task
+    path, settings, deal, seat, move_ms, oracle = task
     challenger = load(Path(path), "challenger")
     for name, text in settings.items():
         old = getattr(challenger, name)
         value = text in ("1", "true") if isinstance(old, bool) else type(old)(text)
         setattr(challenger, name, value)
+    if oracle is not None:
+        Oracle.watch()
+        Oracle.install(challenger, oracle)
     greedy = load(BOTS / "greedy_bot.py", "greedy")
     players = [
         InProcess("challenger", challenger) if s == seat else InProcess(f"greedy{s}", greedy)
@@ -110,10 +149,11 @@ def main() -> None:
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--save", type=Path)
     parser.add_argument("--against", type=Path)
+    parser.add_argument("--oracle", type=int, metavar="N", help="true hands after N moves seen")
     args = parser.parse_args()
     settings = dict(item.split("=", 1) for item in args.set)
     deals = range(args.first_deal, args.first_deal + args.deals)
-    tasks = [(args.bot, settings, d, s, args.move_ms) for d in deals for s in range(4)]
+    tasks = [(args.bot, settings, d, s, args.move_ms, args.oracle) for d in deals for s in range(4)]
     with Pool(args.jobs) as pool:
         results = pool.map(one_game, tasks, chunksize=1)
     wins = sum(place == 1 for _, _, place in results)
@@ -123,6 +163,7 @@ def main() -> None:
             {
                 "benchmark": "search_ab",
                 "settings": settings,
+                "oracle": args.oracle,
                 "games": len(results),
                 "wins": wins,
                 "win_rate": round(rate, 4),
