@@ -89,10 +89,18 @@ class Oracle:
     """The referee's game, shown to the challenger's deal sampler (``--oracle``)."""
 
     game: GameState | None = None
+    watching = False
 
     @classmethod
     def watch(cls) -> None:
-        """Keep each new game's state where the sampler can read it."""
+        """Keep each new game's state where the sampler can read it.
+
+        Once per process: a worker plays many games, and wrapping the
+        constructor again for each would nest the wrappers ever deeper.
+        """
+        if cls.watching:
+            return
+        cls.watching = True
         start = GameState.__init__
 
         def init(self: GameState, *args: Any, **kwargs: Any) -> None:

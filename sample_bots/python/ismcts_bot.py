@@ -7,10 +7,11 @@ the turned-up card, face-up dog cards) and weighs each deal by how well it
 explains the others' play so far (a deal under which their moves look like
 sensible play is likelier; :func:`surprises`): once they have played, deals
 come from Markov chains that swap hidden cards (:class:`Chain`), since
-independent samples late in a hand rarely explain every move. Each iteration draws one kept
-deal by weight and walks a tree of this bot's information sets (the moves
-seen so far this hand, :func:`descend`): at its own turns it picks by UCB,
-every other seat plays as the greedy bot would (:func:`model_move`); past
+independent samples late in a hand rarely explain every move. Each
+iteration draws one kept deal by weight and walks a tree of this bot's
+information sets (the moves seen so far this hand, :func:`descend`): at
+its own turns it picks by UCB, every other seat plays as the greedy bot
+would (:func:`model_move`); past
 the tree the hand is played out greedily and its end scored with an
 estimate of the chance to win the game (:func:`value`: staying in, the
 number of players left, who names trumps next). It plays the most visited
