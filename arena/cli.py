@@ -277,7 +277,7 @@ def play(
         for player in players:
             player.close()
     if replay_path is not None:
-        write_replay(replay_path, result.replay)
+        write_replay(replay_path, result.lines)
     names = list(result.names)
     if not quiet:
         click.echo(f"Seed {seed}: " + ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
@@ -433,6 +433,12 @@ def check_bot_command(bot: str, games: int, move_ms: int, bank_ms: int, startup_
 @click.option("--players", type=click.IntRange(2, 7), default=None, help="Seats per table.")
 @click.option("--deals", type=click.IntRange(min=1), default=None, help="Deal sets per table.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Games at once.")
+@click.option(
+    "--pin/--no-pin",
+    default=None,
+    help="Run each game's referee and bots on a CPU of their own when --jobs <= CPUs "
+    "(default: on; they take turns, and one warm core serves them fastest).",
+)
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Tournament seed.")
 @click.option("--name", default=None, help="Tournament name (results/NAME).")
 @click.option(
@@ -451,6 +457,7 @@ def tournament(
     players: int | None,
     deals: int | None,
     jobs: int | None,
+    pin: bool | None,
     seed: int | None,
     name: str | None,
     out: Path | None,
@@ -529,6 +536,7 @@ def tournament(
             event,
             store,
             jobs=jobs or data.get("jobs", 1),
+            pin=pin if pin is not None else data.get("pin", True),
             sandbox=sandbox,
             progress=bar.update if bar else None,
             notice=lambda text: click.echo(f"\n{text}", err=True),

@@ -69,6 +69,9 @@ class GameResult:
     faults: dict[int, Fault]
     replay: list[JSON] = field(repr=False)
     decisions: int = 0
+    #: The replay as JSON lines (what :func:`write_replay` writes), encoded as
+    #: the game went: each event line is the one its players were sent.
+    lines: list[bytes] = field(default_factory=list, repr=False)
 
 
 def play_game(
@@ -131,6 +134,7 @@ class _Game:
         if header_extra:
             header.update(header_extra)
         self.replay: list[JSON] = [header]
+        self.lines: list[bytes] = [encode(header)]
 
     def run(self) -> GameResult:
         names = [p.name for p in self.players]
@@ -150,26 +154,32 @@ class _Game:
         self._publish()
         state = self.state
         replay = self.replay
+        lines = self.lines
         ask = self._ask
         publish = self._publish
         while (pending := state.pending) is not None:
             seat, action, legal = pending
             move, ms = ask(seat, action, legal)
+            record: JSON
             if ms is None:
-                replay.append(
-                    {
-                        "type": "move",
-                        "seat": seat,
-                        "action": action,
-                        "move": move,
-                        "ms": 0,
-                        "fallback": True,
-                    }
-                )
+                record = {
+                    "type": "move",
+                    "seat": seat,
+                    "action": action,
+                    "move": move,
+                    "ms": 0,
+                    "fallback": True,
+                }
             else:
-                replay.append(
-                    {"type": "move", "seat": seat, "action": action, "move": move, "ms": round(ms)}
-                )
+                record = {
+                    "type": "move",
+                    "seat": seat,
+                    "action": action,
+                    "move": move,
+                    "ms": round(ms),
+                }
+            replay.append(record)
+            lines.append(encode(record))
             state.apply(move)
             self.decisions += 1
             publish()
@@ -187,6 +197,7 @@ class _Game:
             faults=dict(self.faults),
             replay=self.replay,
             decisions=self.decisions,
+            lines=self.lines,
         )
 
     def _ask(self, seat: int, action: str, legal: list[str]) -> tuple[str, float | None]:
@@ -237,24 +248,26 @@ class _Game:
         end = len(log)
         listening = self.listening
         append = self.replay.append
+        append_line = self.lines.append
         for index in range(self.cursor, end):
             record = log[index]
             append(record)
+            line = encode(record)
+            append_line(line)
             if record["type"] == "deal":
                 for seat, player in listening:
                     message = hand_start(record, seat)
                     player.deliver(message, encode(message))
                 continue
-            line = encode(record)
             for _, player in listening:
                 player.deliver(record, line)
         self.cursor = end
 
 
-def write_replay(path: Path, replay: Sequence[JSON]) -> None:
-    """Write a replay as JSON lines (one record per line)."""
+def write_replay(path: Path, lines: Sequence[bytes]) -> None:
+    """Write a replay's JSON lines (a :class:`GameResult`'s ``lines``) to ``path``."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(b"".join(encode(record) for record in replay))
+    path.write_bytes(b"".join(lines))
 
 
 def read_replay(path: Path) -> list[JSON]:

@@ -139,3 +139,26 @@ def test_fallback_is_the_first_legal_move() -> None:
             assert record["move"] == pending.legal[0]
         state.apply(record["move"])
     assert state.placements == list(result.placements)
+
+
+def test_replay_lines_encode_the_replay_records_as_they_end() -> None:
+    """The lines written as the game went are the records as they stand at its end.
+
+    The referee encodes each record once, when it happens, and writes those
+    bytes as the replay; a record changed later (a fault, the game's end)
+    would make the two differ.
+    """
+
+    class Mute(ScriptedPlayer):
+        def request(self, message: JSON, line: bytes, timeout_s: float) -> tuple[str, float]:
+            if message["id"] > 20:  # a late fault, with records of the game before it
+                raise BotFault(FaultKind.TIMEOUT, "did not answer in time")
+            return first_legal(message), 0.0
+
+    for seed, rules in ((5, Rules()), (12, Rules(players=7, dog_life="expanded"))):
+        players: list[Player] = [Mute("mute", first_legal), *random_table(rules.players)[1:]]
+        result = play_game(players, rules, seed=seed, game_id="g")
+        assert result.faults, "the mute seat faults"
+        assert result.lines == [
+            json.dumps(record, separators=(",", ":")).encode() + b"\n" for record in result.replay
+        ]

@@ -291,6 +291,9 @@ command = "{C_BOT}"
     config.write_text("players = [")
     code, output = run_cli("tournament", str(config))
     assert code == 1 and "is not valid TOML" in output
+    config.write_text('pin = "yes"')
+    code, output = run_cli("tournament", str(config))
+    assert code == 1 and "pin must be true or false, not 'yes'" in output
 
 
 def test_ctrl_c_stops_cleanly_and_prints_the_resume_command(tmp_path: Path) -> None:
@@ -325,3 +328,39 @@ def test_a_bot_that_cannot_start_at_all_is_an_error_before_any_game(tmp_path: Pa
     assert code == 1
     assert output.strip() == "Error: bot 'python3 missing.py': no such file: missing.py"
     assert not (tmp_path / "results.sqlite").exists()
+
+
+# ---------------------------------------------------------------------- CPU pinning
+
+
+AFFINITY_BOT = f"{sys.executable} {ROOT / 'tests/bots/affinity.py'}"
+
+
+def logged_cpus(folder: Path) -> list[list[int]]:
+    """The CPU sets the affinity bots logged, one per bot process started."""
+    found = []
+    for log in (folder / "logs").glob("*.stderr.log"):
+        for line in log.read_text().splitlines():
+            if line.startswith("cpus "):
+                found.append(json.loads(line.removeprefix("cpus ")))
+    return found
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_each_worker_and_its_bots_run_on_a_cpu_of_their_own(tmp_path: Path, jobs: int) -> None:
+    everything = sorted(os.sched_getaffinity(0))
+    bots = [arg for n in range(3) for arg in ("--bot", f"x{n}={AFFINITY_BOT}")]
+    common = [*bots, "--players", "3", "--deals", "4", "--jobs", str(jobs), "--quiet"]
+    code, _ = run_cli("tournament", *common, "--out", str(tmp_path / "pinned"))
+    assert code == 0
+    pinned = logged_cpus(tmp_path / "pinned")
+    assert len(pinned) >= 3
+    if len(everything) >= jobs and len(everything) > 1:
+        assert all(len(cpus) == 1 for cpus in pinned), pinned
+        assert {cpus[0] for cpus in pinned} <= set(everything[:jobs])
+    else:
+        assert all(cpus == everything for cpus in pinned)
+    assert sorted(os.sched_getaffinity(0)) == everything, "the caller's CPUs are given back"
+    code, _ = run_cli("tournament", *common, "--no-pin", "--out", str(tmp_path / "free"))
+    assert code == 0
+    assert all(cpus == everything for cpus in logged_cpus(tmp_path / "free"))

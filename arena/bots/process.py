@@ -27,6 +27,7 @@ from arena.bots.sandbox import (
     LAYER_FAILED,
     Capabilities,
     Confinement,
+    CpuMeter,
     ResourceLimits,
     confine,
     descendants,
@@ -79,6 +80,7 @@ class BotProcess:
         #: The processes whose CPU limit is raised per game: the bot, and under a
         #: namespace wrapper the processes between (found once, not per game).
         self._cpu_pids: list[int] | None = None
+        self._cpu_meter: CpuMeter | None = None
         self._stderr_start = _StderrStart()
         self.proc: subprocess.Popen[bytes] | None = None
         self.scratch: str | None = None
@@ -203,10 +205,21 @@ class BotProcess:
         if self.proc is not None and self.sandbox is not None and self.limits.cpu_s:
             if self._cpu_pids is None:  # the tree under a namespace wrapper is settled by now
                 self._cpu_pids = [self.proc.pid, *descendants(self.proc.pid)]
-            grant_cpu(self._cpu_pids, self.limits.cpu_s, strict=self.sandbox.raise_limits)
+                self._cpu_meter = CpuMeter(self._cpu_pids)
+            assert self._cpu_meter is not None
+            grant_cpu(
+                self._cpu_pids,
+                self.limits.cpu_s,
+                strict=self.sandbox.raise_limits,
+                used=self._cpu_meter.seconds,
+            )
 
     def _release(self) -> None:
         """Kill what is left of the bot's processes and free its cgroups."""
+        if self._cpu_meter is not None:
+            self._cpu_meter.close()
+            self._cpu_meter = None
+        self._cpu_pids = None
         if self.confinement is not None:
             self.confinement.release(LIVE)
             self.confinement = None

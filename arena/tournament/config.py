@@ -5,6 +5,7 @@ name = "class-2026"            # results go to results/<name>
 players = 4                    # seats per table
 deals = 10                     # duplicate deal sets per table
 jobs = 2                       # games at once
+pin = true                     # each game's referee and bots on one CPU (default)
 seed = 7
 move_ms = 1000                 # also bank_ms, startup_ms
 gauntlet = "alice"             # optional: only the tables alice sits at
@@ -39,6 +40,7 @@ KNOWN_KEYS = frozenset(
         "players",
         "deals",
         "jobs",
+        "pin",
         "seed",
         "move_ms",
         "bank_ms",
@@ -77,6 +79,8 @@ def load_config(path: Path) -> dict[str, Any]:
     for key in ("players", "deals", "jobs", "seed", "move_ms", "bank_ms", "startup_ms"):
         if key in data and (not isinstance(data[key], int) or isinstance(data[key], bool)):
             raise ConfigError(f"{path}: {key} must be a whole number, not {data[key]!r}")
+    if "pin" in data and not isinstance(data["pin"], bool):
+        raise ConfigError(f"{path}: pin must be true or false, not {data['pin']!r}")
     for key in ("rules", "limits"):
         if key in data and not isinstance(data[key], dict):
             raise ConfigError(f"{path}: [{key}] must be a table")

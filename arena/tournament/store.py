@@ -267,13 +267,14 @@ class Store:
             ).rowcount
             if updated != 1:
                 raise StoreError(f"game {result.ordinal} is not pending: it would count twice")
-            for seat, place in enumerate(result.placements):
-                kind, detail = result.faults.get(seat, (None, None))
-                self.db.execute(
-                    "UPDATE seats SET placement = ?, fault_kind = ?, fault_detail = ? "
-                    "WHERE game = ? AND seat = ?",
-                    (place, kind, detail, result.ordinal, seat),
-                )
+            self.db.executemany(
+                "UPDATE seats SET placement = ?, fault_kind = ?, fault_detail = ? "
+                "WHERE game = ? AND seat = ?",
+                [
+                    (place, *result.faults.get(seat, (None, None)), result.ordinal, seat)
+                    for seat, place in enumerate(result.placements)
+                ],
+            )
             self._rate_prefix()
 
     def disable(self, bot: str, reason: str) -> None:
@@ -315,39 +316,44 @@ class Store:
         ).fetchall()
         bots = [bot for bot, _, _ in seats]
         places = [place for _, place, _ in seats]
-        current = {
-            bot: (mu, sigma)
-            for bot, mu, sigma in self.db.execute(
-                f"SELECT bot, mu, sigma FROM standings WHERE bot IN ({','.join('?' * len(bots))})",
+        standings = {
+            bot: (mu, sigma, faults)
+            for bot, mu, sigma, faults in self.db.execute(
+                "SELECT bot, mu, sigma, faults FROM standings "
+                f"WHERE bot IN ({','.join('?' * len(bots))})",
                 bots,
             )
         }
-        new = rate(self._env, current, bots, places)
+        new = rate(self._env, {bot: row[:2] for bot, row in standings.items()}, bots, places)
+        self.db.executemany(
+            "INSERT INTO ratings (game, bot, mu, sigma) VALUES (?, ?, ?, ?)",
+            [(ordinal, bot, *new[bot]) for bot in bots],
+        )
+        updates = []
         for bot, place, fault in seats:
-            mu, sigma = new[bot]
-            self.db.execute(
-                "INSERT INTO ratings (game, bot, mu, sigma) VALUES (?, ?, ?, ?)",
-                (ordinal, bot, mu, sigma),
-            )
-            faults = json.loads(
-                self.db.execute("SELECT faults FROM standings WHERE bot = ?", (bot,)).fetchone()[0]
-            )
+            faults = json.loads(standings[bot][2])
             if fault:
                 faults[fault] = faults.get(fault, 0) + 1
-            self.db.execute(
-                "UPDATE standings SET mu = ?, sigma = ?, games = games + 1, wins = wins + ?, "
-                "place_sum = place_sum + ?, faults = ? WHERE bot = ?",
-                (mu, sigma, int(place == 1), place, json.dumps(faults, sort_keys=True), bot),
+            mu, sigma = new[bot]
+            updates.append(
+                (mu, sigma, int(place == 1), place, json.dumps(faults, sort_keys=True), bot)
             )
-        for a, place_a, _ in seats:
-            for b, place_b, _ in seats:
-                if a != b:
-                    self.db.execute(
-                        "INSERT INTO pairs (a, b, above, games) VALUES (?, ?, ?, 1) "
-                        "ON CONFLICT (a, b) DO UPDATE SET above = above + excluded.above, "
-                        "games = games + 1",
-                        (a, b, int(place_a < place_b)),
-                    )
+        self.db.executemany(
+            "UPDATE standings SET mu = ?, sigma = ?, games = games + 1, wins = wins + ?, "
+            "place_sum = place_sum + ?, faults = ? WHERE bot = ?",
+            updates,
+        )
+        self.db.executemany(
+            "INSERT INTO pairs (a, b, above, games) VALUES (?, ?, ?, 1) "
+            "ON CONFLICT (a, b) DO UPDATE SET above = above + excluded.above, "
+            "games = games + 1",
+            [
+                (a, b, int(place_a < place_b))
+                for a, place_a, _ in seats
+                for b, place_b, _ in seats
+                if a != b
+            ],
+        )
 
 
 def open_existing(folder: Path) -> Store:

@@ -1,0 +1,186 @@
+"""Tournament speed: games/s of real tournaments against the bare referee, in one run.
+
+For each bot kind (four persistent Python random bots, or four C random
+bots) and each ``--jobs`` value it runs a real tournament with arena's own
+runner (4 players per table, duplicate deals, default sandbox, results
+store, replay files, ratings) into a fresh folder, and then plays the very
+same schedule with the floor: ``jobs`` processes each running bare
+:func:`arena.referee.play_game` on its share of the games with the same
+persistent bot processes, storing and writing nothing, each pinned to a CPU
+as the tournament's workers are (``--no-pin`` runs both unpinned). The ratio
+tournament/floor is what the tournament machinery (the pool, the results
+store, replays, ratings) costs on top of refereeing. Rounds alternate the two
+and the best of each is kept, since the machines are shared and noisy.
+Prints one JSON object and one human line per configuration.
+
+    .venv/bin/python benchmarks/tournament_speed.py [--deals 250] [--rounds 3] [--jobs 1 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from arena.bots.player import ProcessPlayer
+from arena.bots.sandbox import Capabilities, detect
+from arena.bots.spec import BotSpec, parse_bots
+from arena.game import Rules
+from arena.protocol import Limits
+from arena.referee import play_game
+from arena.tournament.runner import Tournament, open_store, run, worker_cpus
+from arena.tournament.schedule import ScheduledGame
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTS = {
+    "python": f"{sys.executable} {ROOT / 'sample_bots/python/random_bot.py'}",
+    "c": str(ROOT / "sample_bots/c/random_bot"),
+}
+JSON = dict[str, Any]
+
+
+def tournament_for(kind: str, deals: int) -> Tournament:
+    """Four bots of ``kind``, 4 per table: ``deals`` deal sets of 4 rotations."""
+    specs = parse_bots([f"{kind}{i}={BOTS[kind]}" for i in range(4)])
+    return Tournament(
+        bots=tuple(specs),
+        players=4,
+        deals=deals,
+        seed=7,
+        rules=Rules(players=4),
+        limits=Limits(),
+    )
+
+
+def tournament_run(event: Tournament, jobs: int, sandbox: Capabilities, pin: bool) -> float:
+    """Games/s of a whole ``arena tournament`` run into a fresh folder."""
+    with tempfile.TemporaryDirectory(prefix="arena-speed-") as folder:
+        store = open_store(event, Path(folder), sandbox)
+        start = time.perf_counter()
+        outcome = run(event, store, jobs=jobs, sandbox=sandbox, pin=pin)
+        seconds = time.perf_counter() - start
+        store.close()
+    assert outcome.played == outcome.total, outcome
+    return outcome.played / seconds
+
+
+Share = tuple[list[BotSpec], list[ScheduledGame], Capabilities, int | None]
+
+
+def _floor_worker(share: Share) -> int:
+    """Play a share of the games with bare play_game and persistent bots; return the faults.
+
+    Pinned to the CPU given, as the tournament's workers are (its bots inherit it).
+    """
+    specs, games, sandbox, cpu = share
+    mask = os.sched_getaffinity(0)
+    if cpu is not None:
+        os.sched_setaffinity(0, {cpu})
+    limits = Limits()
+    players = {spec.name: ProcessPlayer(spec, limits, sandbox=sandbox) for spec in specs}
+    faults = 0
+    try:
+        for game in games:
+            result = play_game(
+                [players[name] for name in game.seats],
+                Rules(players=4),
+                seed=game.seed,
+                game_id=game.game_id,
+                limits=limits,
+            )
+            faults += len(result.faults)
+    finally:
+        for player in players.values():
+            player.close()
+        os.sched_setaffinity(0, mask)
+    return faults
+
+
+def floor_run(event: Tournament, jobs: int, sandbox: Capabilities, pin: bool) -> float:
+    """Games/s of the same schedule played by ``jobs`` bare referee loops."""
+    games = event.schedule()
+    cpus = worker_cpus(jobs) if pin else None
+    shares: list[Share] = [
+        (list(event.bots), games[i::jobs], sandbox, cpus[i] if cpus else None) for i in range(jobs)
+    ]
+    start = time.perf_counter()
+    if jobs == 1:
+        faults = _floor_worker(shares[0])
+    else:
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            faults = sum(pool.map(_floor_worker, shares))
+    seconds = time.perf_counter() - start
+    assert faults == 0, f"{faults} faults in the floor run"
+    return len(games) / seconds
+
+
+def measure(
+    kind: str, jobs: int, deals: int, rounds: int, sandbox: Capabilities, pin: bool
+) -> JSON:
+    """Best-of-``rounds`` games/s of the tournament and of the floor."""
+    event = tournament_for(kind, deals)
+    best_tournament = best_floor = 0.0
+    for _ in range(rounds):
+        best_tournament = max(best_tournament, tournament_run(event, jobs, sandbox, pin))
+        best_floor = max(best_floor, floor_run(event, jobs, sandbox, pin))
+    return {
+        "bot": kind,
+        "jobs": jobs,
+        "pinned": bool(pin and worker_cpus(jobs)),
+        "games": len(event.schedule()),
+        "tournament_games_per_s": round(best_tournament, 1),
+        "floor_games_per_s": round(best_floor, 1),
+        "ratio": round(best_tournament / best_floor, 3),
+    }
+
+
+def main() -> None:
+    """Run the benchmark and print its figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=250, help="deal sets (4 games each)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--bots", nargs="+", default=["python", "c"], choices=sorted(BOTS))
+    parser.add_argument(
+        "--pin", action=argparse.BooleanOptionalAction, default=True, help="as arena tournament"
+    )
+    args = parser.parse_args()
+    if "c" in args.bots:
+        subprocess.run(["make", "-s", "-C", str(ROOT / "sample_bots/c")], check=True)
+    sandbox = detect()
+    results = [
+        measure(kind, jobs, args.deals, args.rounds, sandbox, args.pin)
+        for kind in args.bots
+        for jobs in args.jobs
+    ]
+    print(
+        json.dumps(
+            {
+                "benchmark": "tournament_speed",
+                "python": platform.python_version(),
+                "cpus": multiprocessing.cpu_count(),
+                "sandbox": list(sandbox.layers),
+                "rounds": args.rounds,
+                "results": results,
+            }
+        )
+    )
+    for figures in results:
+        print(
+            f"tournament, 4 {figures['bot']} bots, --jobs {figures['jobs']}"
+            f"{'' if figures['pinned'] else ', not pinned'}: "
+            f"{figures['tournament_games_per_s']:.1f} games/s; bare referee floor "
+            f"{figures['floor_games_per_s']:.1f} games/s (ratio {figures['ratio']:.2f})"
+        )
+
+
+if __name__ == "__main__":
+    main()
