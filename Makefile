@@ -51,6 +51,7 @@ demo: $(STAMP) $(C_BOT)
 bench: $(STAMP) $(C_BOT)
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/referee.py
+	$(BIN)/python benchmarks/tournament_speed.py
 	$(BIN)/python benchmarks/tournament_scale.py
 
 clean:

@@ -6,8 +6,9 @@ captured during a referee run) to the same persistent bot processes and
 reads one reply line per request: pipe traffic and the bots' own work,
 nothing of the referee. The ratio referee/floor is what the referee adds.
 Rounds alternate referee and floor runs and the best of each is kept, since
-machines are shared and noisy. Prints one JSON object and one human line per
-bot kind.
+machines are shared and noisy. Like a tournament's worker, the process and
+its bots run on one CPU (``--no-pin``: wherever the scheduler puts them).
+Prints one JSON object and one human line per bot kind.
 
     .venv/bin/python benchmarks/referee.py [--games 200] [--rounds 3]
 """
@@ -29,6 +30,7 @@ from arena.bots.spec import BotSpec, parse_bot
 from arena.game import Rules
 from arena.protocol import Limits
 from arena.referee import play_game
+from arena.tournament.runner import worker_cpus
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = {
@@ -141,7 +143,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--bots", nargs="+", default=["python", "c"], choices=sorted(BOTS))
+    parser.add_argument(
+        "--pin",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="run on one CPU, bots included, as a tournament's worker does (default)",
+    )
     args = parser.parse_args()
+    cpus = worker_cpus(1) if args.pin else None
+    if cpus:  # the bots started below inherit it
+        os.sched_setaffinity(0, cpus)
     if "c" in args.bots:
         subprocess.run(["make", "-s", "-C", str(ROOT / "sample_bots/c")], check=True)
     results = [measure(kind, args.games, args.rounds) for kind in args.bots]
@@ -152,6 +163,7 @@ def main() -> None:
                 "python": platform.python_version(),
                 "games": args.games,
                 "rounds": args.rounds,
+                "pinned": bool(cpus),
                 "results": results,
             }
         )
