@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -69,9 +70,23 @@ class GameResult:
     faults: dict[int, Fault]
     replay: list[JSON] = field(repr=False)
     decisions: int = 0
-    #: The replay as JSON lines (what :func:`write_replay` writes), encoded as
-    #: the game went: each event line is the one its players were sent.
-    lines: list[bytes] = field(default_factory=list, repr=False)
+    #: For each replay record, the line its players were sent (None for records
+    #: no player received as they are: moves, deals, the header).
+    sent: list[bytes | None] = field(default_factory=list, repr=False)
+
+    @cached_property
+    def lines(self) -> list[bytes]:
+        """The replay as JSON lines, what :func:`write_replay` writes.
+
+        Events are encoded once, for the players, and those bytes are reused;
+        the rest is encoded here, only when a replay is wanted, so the
+        per-decision path pays nothing for it.
+        """
+        sent = self.sent or [None] * len(self.replay)
+        return [
+            line if line is not None else encode(record)
+            for record, line in zip(self.replay, sent, strict=True)
+        ]
 
 
 def play_game(
@@ -134,7 +149,7 @@ class _Game:
         if header_extra:
             header.update(header_extra)
         self.replay: list[JSON] = [header]
-        self.lines: list[bytes] = [encode(header)]
+        self.sent: list[bytes | None] = [None]
 
     def run(self) -> GameResult:
         names = [p.name for p in self.players]
@@ -154,32 +169,23 @@ class _Game:
         self._publish()
         state = self.state
         replay = self.replay
-        lines = self.lines
+        sent = self.sent
         ask = self._ask
         publish = self._publish
         while (pending := state.pending) is not None:
             seat, action, legal = pending
             move, ms = ask(seat, action, legal)
-            record: JSON
+            record: JSON = {
+                "type": "move",
+                "seat": seat,
+                "action": action,
+                "move": move,
+                "ms": 0 if ms is None else round(ms),
+            }
             if ms is None:
-                record = {
-                    "type": "move",
-                    "seat": seat,
-                    "action": action,
-                    "move": move,
-                    "ms": 0,
-                    "fallback": True,
-                }
-            else:
-                record = {
-                    "type": "move",
-                    "seat": seat,
-                    "action": action,
-                    "move": move,
-                    "ms": round(ms),
-                }
+                record["fallback"] = True
             replay.append(record)
-            lines.append(encode(record))
+            sent.append(None)
             state.apply(move)
             self.decisions += 1
             publish()
@@ -197,7 +203,7 @@ class _Game:
             faults=dict(self.faults),
             replay=self.replay,
             decisions=self.decisions,
-            lines=self.lines,
+            sent=self.sent,
         )
 
     def _ask(self, seat: int, action: str, legal: list[str]) -> tuple[str, float | None]:
@@ -248,17 +254,18 @@ class _Game:
         end = len(log)
         listening = self.listening
         append = self.replay.append
-        append_line = self.lines.append
+        append_sent = self.sent.append
         for index in range(self.cursor, end):
             record = log[index]
             append(record)
-            line = encode(record)
-            append_line(line)
             if record["type"] == "deal":
+                append_sent(None)
                 for seat, player in listening:
                     message = hand_start(record, seat)
                     player.deliver(message, encode(message))
                 continue
+            line = encode(record)
+            append_sent(line)
             for _, player in listening:
                 player.deliver(record, line)
         self.cursor = end
