@@ -27,11 +27,10 @@ from arena.bots.sandbox import (
     LAYER_FAILED,
     Capabilities,
     Confinement,
-    CpuMeter,
+    CpuGrant,
     ResourceLimits,
     confine,
     descendants,
-    grant_cpu,
 )
 from arena.bots.spec import BotSpec
 from arena.errors import BotFault, FaultKind
@@ -79,8 +78,7 @@ class BotProcess:
         self.confinement: Confinement | None = None
         #: The processes whose CPU limit is raised per game: the bot, and under a
         #: namespace wrapper the processes between (found once, not per game).
-        self._cpu_pids: list[int] | None = None
-        self._cpu_meter: CpuMeter | None = None
+        self._cpu_grant: CpuGrant | None = None
         self._stderr_start = _StderrStart()
         self.proc: subprocess.Popen[bytes] | None = None
         self.scratch: str | None = None
@@ -149,7 +147,6 @@ class BotProcess:
         self._buffer = bytearray()
         self._scanned = 0
         self._stderr_start = _StderrStart()
-        self._cpu_pids = None
         self._stderr_thread = threading.Thread(
             target=_drain,
             args=(self.proc.stderr, self.log_path, self._stderr_start),
@@ -203,23 +200,15 @@ class BotProcess:
         process: a bot that spends it is stopped and restarted for its next game.
         """
         if self.proc is not None and self.sandbox is not None and self.limits.cpu_s:
-            if self._cpu_pids is None:  # the tree under a namespace wrapper is settled by now
-                self._cpu_pids = [self.proc.pid, *descendants(self.proc.pid)]
-                self._cpu_meter = CpuMeter(self._cpu_pids)
-            assert self._cpu_meter is not None
-            grant_cpu(
-                self._cpu_pids,
-                self.limits.cpu_s,
-                strict=self.sandbox.raise_limits,
-                used=self._cpu_meter.seconds,
-            )
+            if self._cpu_grant is None:  # the tree under a namespace wrapper is settled by now
+                self._cpu_grant = CpuGrant([self.proc.pid, *descendants(self.proc.pid)])
+            self._cpu_grant.grant(self.limits.cpu_s, strict=self.sandbox.raise_limits)
 
     def _release(self) -> None:
         """Kill what is left of the bot's processes and free its cgroups."""
-        if self._cpu_meter is not None:
-            self._cpu_meter.close()
-            self._cpu_meter = None
-        self._cpu_pids = None
+        if self._cpu_grant is not None:
+            self._cpu_grant.close()
+            self._cpu_grant = None
         if self.confinement is not None:
             self.confinement.release(LIVE)
             self.confinement = None

@@ -41,7 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -467,6 +467,9 @@ def cpu_seconds(pid: int) -> float:
         return 0.0
 
 
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
 def _stat_cpu_seconds(stat: bytes) -> float:
     """User + system CPU seconds from the text of a /proc/PID/stat file (0 if garbled)."""
     fields = stat.rsplit(b")", 1)[-1].split()
@@ -475,20 +478,19 @@ def _stat_cpu_seconds(stat: bytes) -> float:
     return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS
 
 
-_CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+class CpuGrant:
+    """The per-game CPU budget of a bot's processes (the bot, and its wrappers).
 
-
-class CpuMeter:
-    """The CPU seconds of a fixed set of processes, from /proc/PID/stat files kept open.
-
-    The per-game CPU grant reads every process of every bot before each
-    game; opening a /proc file costs tens of microseconds on this machine
+    Bots live across games, so before each game every process gets what it
+    has used plus one game's budget. That reads each process's CPU time once
+    a game: opening a /proc file costs tens of microseconds on this machine
     class, re-reading one already open a few, so each file is opened once.
     """
 
     def __init__(self, pids: Sequence[int]) -> None:
+        self.pids = list(pids)
         self.fds: dict[int, int] = {}
-        for pid in pids:
+        for pid in self.pids:
             with contextlib.suppress(OSError):  # gone already: it uses no CPU any more
                 self.fds[pid] = os.open(f"/proc/{pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
 
@@ -502,36 +504,28 @@ class CpuMeter:
         except OSError:  # the process has exited (ESRCH)
             return 0.0
 
+    def grant(self, budget_s: int, *, strict: bool) -> bool:
+        """Raise each process's CPU limit to what it has used plus ``budget_s``.
+
+        ``strict``: the hard limit follows (needs CAP_SYS_RESOURCE); otherwise
+        only the soft limit moves, under the unlimited hard one. False if a
+        limit could not be set.
+        """
+        granted = True
+        for process in self.pids:
+            soft = int(self.seconds(process)) + budget_s + 1
+            hard = soft + 5 if strict else resource.RLIM_INFINITY
+            try:
+                resource.prlimit(process, resource.RLIMIT_CPU, (soft, hard))
+            except (OSError, ValueError):
+                granted = False
+        return granted
+
     def close(self) -> None:
         """Close the files."""
         for fd in self.fds.values():
             os.close(fd)
         self.fds = {}
-
-
-def grant_cpu(
-    pids: Sequence[int],
-    budget_s: int,
-    *,
-    strict: bool,
-    used: Callable[[int], float] = cpu_seconds,
-) -> bool:
-    """Raise the CPU limit of each of ``pids`` (a bot and its wrappers) by ``budget_s``.
-
-    Each process gets what it has used (``used(pid)`` seconds) plus the
-    budget. ``strict``: the hard limit follows (needs CAP_SYS_RESOURCE);
-    otherwise only the soft limit moves, under the unlimited hard one. False
-    if a limit could not be set.
-    """
-    granted = True
-    for process in pids:
-        soft = int(used(process)) + budget_s + 1
-        hard = soft + 5 if strict else resource.RLIM_INFINITY
-        try:
-            resource.prlimit(process, resource.RLIMIT_CPU, (soft, hard))
-        except (OSError, ValueError):
-            granted = False
-    return granted
 
 
 def kill_leftovers(live: set[int]) -> list[int]:
