@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
-import os
 import platform
 import subprocess
 import sys
@@ -36,7 +35,7 @@ from arena.bots.spec import BotSpec, parse_bots
 from arena.game import Rules
 from arena.protocol import Limits
 from arena.referee import play_game
-from arena.tournament.runner import Tournament, open_store, run, worker_cpus
+from arena.tournament.runner import Tournament, open_store, pinned, run, worker_cpus
 from arena.tournament.schedule import ScheduledGame
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,26 +80,23 @@ def _floor_worker(share: Share) -> int:
     Pinned to the CPU given, as the tournament's workers are (its bots inherit it).
     """
     specs, games, sandbox, cpu = share
-    mask = os.sched_getaffinity(0)
-    if cpu is not None:
-        os.sched_setaffinity(0, {cpu})
     limits = Limits()
-    players = {spec.name: ProcessPlayer(spec, limits, sandbox=sandbox) for spec in specs}
     faults = 0
-    try:
-        for game in games:
-            result = play_game(
-                [players[name] for name in game.seats],
-                Rules(players=4),
-                seed=game.seed,
-                game_id=game.game_id,
-                limits=limits,
-            )
-            faults += len(result.faults)
-    finally:
-        for player in players.values():
-            player.close()
-        os.sched_setaffinity(0, mask)
+    with pinned(cpu):
+        players = {spec.name: ProcessPlayer(spec, limits, sandbox=sandbox) for spec in specs}
+        try:
+            for game in games:
+                result = play_game(
+                    [players[name] for name in game.seats],
+                    Rules(players=4),
+                    seed=game.seed,
+                    game_id=game.game_id,
+                    limits=limits,
+                )
+                faults += len(result.faults)
+        finally:
+            for player in players.values():
+                player.close()
     return faults
 
 

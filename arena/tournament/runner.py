@@ -19,6 +19,7 @@ import shlex
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from multiprocessing.util import Finalize
 from pathlib import Path
@@ -143,48 +144,47 @@ def run(
         for game in pending:
             yield game, dict(disabled)
 
-    results: Iterator[Finished]
-    pool = None
     cpus = worker_cpus(jobs) if pin else None
-    mask = os.sched_getaffinity(0) if cpus else None
-    if jobs <= 1:
-        _init_worker(setup)
-        if cpus:
-            os.sched_setaffinity(0, cpus[:1])
-        results = (_play_task(task) for task in tasks())
-    else:
-        context = multiprocessing.get_context("spawn")
-        counter = context.Value("i", 0)
-        pool = context.Pool(jobs, initializer=_init_worker, initargs=(setup, counter, cpus))
-        results = pool.imap_unordered(_play_task, tasks())
-    completed = False
-    try:
-        for finished in results:
-            store.finish(finished)
-            played += 1
-            done += 1
-            for bot, failed in _handshakes(finished, by_ordinal[finished.ordinal]).items():
-                failures[bot] = failures.get(bot, 0) + 1 if failed else 0
-                if failures[bot] >= DISABLE_AFTER and bot not in disabled:
-                    reason = f"failed to start {DISABLE_AFTER} games in a row"
-                    disabled[bot] = reason
-                    store.disable(bot, reason)
-                    if notice:
-                        notice(f"bot {bot!r} disabled: {reason}; its remaining games are forfeits")
-            if progress:
-                progress(done, total, time.monotonic() - start)
-        completed = True
-    finally:
-        if pool is None:
-            _close_players()
-            if mask:
-                os.sched_setaffinity(0, mask)
-        elif completed:
-            pool.close()  # workers say bye to their bots and free their sandboxes
-            pool.join()
+    # With one job the games are played here: pin this process, and give its CPUs back after.
+    with pinned(cpus[0] if cpus and jobs <= 1 else None):
+        results: Iterator[Finished]
+        pool = None
+        if jobs <= 1:
+            _init_worker(setup)
+            results = (_play_task(task) for task in tasks())
         else:
-            pool.terminate()  # interrupted: the bots die with their workers
-            pool.join()
+            context = multiprocessing.get_context("spawn")
+            counter = context.Value("i", 0)
+            pool = context.Pool(jobs, initializer=_init_worker, initargs=(setup, counter, cpus))
+            results = pool.imap_unordered(_play_task, tasks())
+        completed = False
+        try:
+            for finished in results:
+                store.finish(finished)
+                played += 1
+                done += 1
+                for bot, failed in _handshakes(finished, by_ordinal[finished.ordinal]).items():
+                    failures[bot] = failures.get(bot, 0) + 1 if failed else 0
+                    if failures[bot] >= DISABLE_AFTER and bot not in disabled:
+                        reason = f"failed to start {DISABLE_AFTER} games in a row"
+                        disabled[bot] = reason
+                        store.disable(bot, reason)
+                        if notice:
+                            notice(
+                                f"bot {bot!r} disabled: {reason}; its remaining games are forfeits"
+                            )
+                if progress:
+                    progress(done, total, time.monotonic() - start)
+            completed = True
+        finally:
+            if pool is None:
+                _close_players()
+            elif completed:
+                pool.close()  # workers say bye to their bots and free their sandboxes
+                pool.join()
+            else:
+                pool.terminate()  # interrupted: the bots die with their workers
+                pool.join()
     return Outcome(played, done, total, time.monotonic() - start, dict(disabled))
 
 
@@ -229,14 +229,31 @@ class _Setup:
 _STATE: dict[str, Any] = {}
 
 
+@contextmanager
+def pinned(cpu: int | None) -> Iterator[None]:
+    """Run this process, and the bots it starts meanwhile, on ``cpu``; then give its CPUs back.
+
+    None changes nothing.
+    """
+    if cpu is None:
+        yield
+        return
+    mask = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {cpu})
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, mask)
+
+
 def worker_cpus(jobs: int) -> list[int] | None:
     """The CPU for each of ``jobs`` workers, or None to let the scheduler place them.
 
     A game's referee and bots take turns (one request, one reply), so they
     never need two CPUs at once, and every hand-over between CPUs costs a
     wake-up across cores and cold caches: on this project's 2-vCPU machines
-    pinning each worker (its bots inherit the pin) plays ~1.4x the games per
-    second at ``--jobs 2`` (``benchmarks/tournament_speed.py``). With more
+    pinning each worker (its bots inherit the pin) plays 1.26x the games per
+    second with Python bots at ``--jobs 2`` (``benchmarks/tournament_speed.py``). With more
     workers than CPUs, or one CPU, the scheduler places them.
     """
     if not hasattr(os, "sched_setaffinity"):
