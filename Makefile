@@ -13,7 +13,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,dev,dask]'
 	touch $(STAMP)
 
 lint: $(STAMP)

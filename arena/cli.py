@@ -11,9 +11,10 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack, closing
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
@@ -31,8 +32,11 @@ from arena.report.leaderboard import render_leaderboard, render_pairwise
 from arena.report.narrate import narrate
 from arena.simulate import random_game
 from arena.tournament.config import command_line_bots, config_bots, load_config
-from arena.tournament.runner import Tournament, open_store, resume_command, run
+from arena.tournament.runner import Setup, Tournament, open_store, resume_command, run
 from arena.tournament.store import open_existing
+
+if TYPE_CHECKING:
+    from arena.tournament.cluster import DaskExecutor
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -127,7 +131,7 @@ def sandbox_for(required: str, no_sandbox: bool) -> Capabilities | None:
     Raises:
         click.ClickException: naming a required protection that is missing.
     """
-    wanted = [name.strip() for name in required.split(",") if name.strip()]
+    wanted = protections(required)
     if no_sandbox:
         if wanted:
             raise click.UsageError("--require and --no-sandbox contradict each other")
@@ -135,6 +139,30 @@ def sandbox_for(required: str, no_sandbox: bool) -> Capabilities | None:
     capabilities = detect()
     domain(lambda: require(capabilities, wanted))
     return capabilities
+
+
+def protections(required: str) -> list[str]:
+    """The names given to ``--require`` (comma-separated)."""
+    return [name.strip() for name in required.split(",") if name.strip()]
+
+
+def cluster_for(address: str, notice: Callable[[str], None]) -> DaskExecutor:
+    """A connection to the Dask cluster at ``address`` (``local:N`` starts one here).
+
+    Raises:
+        click.ClickException: when Dask is not installed or the cluster cannot be reached.
+    """
+    try:
+        # Dask is an optional extra, and costs 0.3 s to import: only --dask loads it.
+        from arena.tournament import cluster  # noqa: PLC0415
+    except ModuleNotFoundError as error:
+        if error.name not in ("distributed", "dask"):
+            raise
+        raise click.ClickException(
+            "--dask needs Dask distributed, an optional extra: pip install 'arena[dask]' "
+            "(in a checkout of arena: pip install '.[dask]')"
+        ) from None
+    return cast("DaskExecutor", domain(lambda: cluster.connect(address, notice=notice)))
 
 
 rule_option = click.option(
@@ -439,6 +467,14 @@ def check_bot_command(bot: str, games: int, move_ms: int, bank_ms: int, startup_
     help="Run each game's referee and bots on a CPU of their own when --jobs <= CPUs "
     "(default: on; they take turns, and one warm core serves them fastest).",
 )
+@click.option(
+    "--dask",
+    "dask_address",
+    default=None,
+    metavar="ADDRESS",
+    help="Play on a Dask cluster: its scheduler (tcp://HOST:8786), or local:N for N worker "
+    "processes here. Needs the dask extra.",
+)
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Tournament seed.")
 @click.option("--name", default=None, help="Tournament name (results/NAME).")
 @click.option(
@@ -458,6 +494,7 @@ def tournament(
     deals: int | None,
     jobs: int | None,
     pin: bool | None,
+    dask_address: str | None,
     seed: int | None,
     name: str | None,
     out: Path | None,
@@ -524,36 +561,69 @@ def tournament(
     domain(event.schedule)
     label = name or data.get("name") or (config_file.stem if config_file else "tournament")
     folder = out or (Path(data["out"]) if "out" in data else Path("results") / label)
-    store = domain(lambda: open_store(event, folder, sandbox))
-    if not quiet:
-        click.echo(
-            f"Tournament {label}: {len(specs)} bots, {event.players} per table, "
-            f"{store.total()} games ({store.done()} done) -> {folder}"
+    address = dask_address or data.get("dask")
+    if address and jobs:
+        raise click.UsageError(
+            "--jobs and --dask exclude each other: a cluster has its own workers"
         )
-    bar = None if quiet else ProgressBar()
-    try:
-        outcome = run(
-            event,
-            store,
-            jobs=jobs or data.get("jobs", 1),
-            pin=pin if pin is not None else data.get("pin", True),
-            sandbox=sandbox,
-            progress=bar.update if bar else None,
-            notice=lambda text: click.echo(f"\n{text}", err=True),
+    wanted = protections(required)
+    chosen_pin = pin if pin is not None else data.get("pin", True)
+
+    def notice(text: str) -> None:
+        click.echo(f"\n{text}", err=True)
+
+    with ExitStack() as stack:
+        executor: DaskExecutor | None = None
+        layers = None
+        if address:
+            executor = stack.enter_context(closing(cluster_for(address, notice)))
+            setup = Setup.of(event, sandbox, folder, wanted)
+            layers = domain(partial(executor.check, setup, pin=chosen_pin))
+            if not quiet:
+                threads = sum(worker.nthreads for worker in executor.workers.values())
+                click.echo(
+                    f"Dask cluster {executor.address}: {len(executor.workers)} workers, "
+                    f"{threads} threads; every bot started on each"
+                )
+        store = stack.enter_context(
+            closing(domain(partial(open_store, event, folder, sandbox, layers=layers)))
         )
-    except KeyboardInterrupt:
+        if not quiet:
+            click.echo(
+                f"Tournament {label}: {len(specs)} bots, {event.players} per table, "
+                f"{store.total()} games ({store.done()} done) -> {folder}"
+            )
+        bar = None if quiet else ProgressBar()
+        try:
+            outcome = run(
+                event,
+                store,
+                jobs=jobs or data.get("jobs", 1),
+                pin=chosen_pin,
+                sandbox=sandbox,
+                progress=bar.update if bar else None,
+                notice=notice,
+                executor=executor,
+                required=wanted,
+            )
+        except KeyboardInterrupt:
+            if bar:
+                bar.finish()
+            click.echo(
+                f"Interrupted: {store.done()} of {store.total()} games are saved in {folder}. "
+                f"Resume with: {resume_command()}",
+                err=True,
+            )
+            sys.exit(130)
+        except ArenaError as error:
+            if bar:
+                bar.finish()
+            raise click.ClickException(
+                f"{error} ({store.done()} of {store.total()} games are saved in {folder}; "
+                "rerun the command to resume)"
+            ) from None
         if bar:
             bar.finish()
-        click.echo(
-            f"Interrupted: {store.done()} of {store.total()} games are saved in {folder}. "
-            f"Resume with: {resume_command()}",
-            err=True,
-        )
-        sys.exit(130)
-    finally:
-        store.close()
-    if bar:
-        bar.finish()
     rate = outcome.played / outcome.seconds if outcome.seconds > 0 else 0.0
     click.echo(
         f"Done: {outcome.done}/{outcome.total} games ({outcome.played} played now in "

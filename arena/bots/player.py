@@ -72,7 +72,7 @@ class ProcessPlayer:
             BotFault: when the bot cannot be started or fails the handshake.
         """
         if self.process is None or not self.process.running:
-            self._launch()
+            self.launch()
         else:
             self.process.grant_game_cpu()
         self._queue = [line]
@@ -138,9 +138,14 @@ class ProcessPlayer:
             self.process.stop(grace_s=0.0)
             self.process = None
 
-    # ------------------------------------------------------------------ internals
+    # ------------------------------------------------------------------ starting
 
-    def _launch(self) -> None:
+    def launch(self) -> None:
+        """Start the bot and shake hands (``hello``/``ready``); a running one is stopped first.
+
+        Raises:
+            BotFault: when it cannot be started or fails the handshake.
+        """
         self.stop()
         log_path = None
         if self.log_dir is not None:

@@ -6,6 +6,7 @@ players = 4                    # seats per table
 deals = 10                     # duplicate deal sets per table
 jobs = 2                       # games at once
 pin = true                     # each game's referee and bots on one CPU (default)
+dask = "tcp://head:8786"       # optional: play on a Dask cluster ("local:4": 4 local workers)
 seed = 7
 move_ms = 1000                 # also bank_ms, startup_ms
 gauntlet = "alice"             # optional: only the tables alice sits at
@@ -41,6 +42,7 @@ KNOWN_KEYS = frozenset(
         "deals",
         "jobs",
         "pin",
+        "dask",
         "seed",
         "move_ms",
         "bank_ms",
@@ -81,6 +83,9 @@ def load_config(path: Path) -> dict[str, Any]:
             raise ConfigError(f"{path}: {key} must be a whole number, not {data[key]!r}")
     if "pin" in data and not isinstance(data["pin"], bool):
         raise ConfigError(f"{path}: pin must be true or false, not {data['pin']!r}")
+    for key in ("name", "gauntlet", "out", "dask"):
+        if key in data and not isinstance(data[key], str):
+            raise ConfigError(f"{path}: {key} must be a string, not {data[key]!r}")
     for key in ("rules", "limits"):
         if key in data and not isinstance(data[key], dict):
             raise ConfigError(f"{path}: [{key}] must be a table")

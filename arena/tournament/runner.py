@@ -17,13 +17,15 @@ import multiprocessing
 import os
 import shlex
 import sys
+import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from multiprocessing.util import Finalize
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from arena.bots.player import ProcessPlayer
 from arena.bots.sandbox import Capabilities
@@ -31,7 +33,7 @@ from arena.bots.spec import BotSpec
 from arena.errors import BotFault, FaultKind
 from arena.game import Rules
 from arena.protocol import Limits
-from arena.referee import Player, play_game, write_replay
+from arena.referee import GameResult, Player, play_game, write_replay
 from arena.tournament.ratings import Environment
 from arena.tournament.schedule import ScheduledGame, build_schedule
 from arena.tournament.store import BotRecord, Finished, Store
@@ -89,8 +91,17 @@ class Outcome:
     disabled: dict[str, str] = field(default_factory=dict)
 
 
-def open_store(tournament: Tournament, folder: Path, sandbox: Capabilities | None) -> Store:
+def open_store(
+    tournament: Tournament,
+    folder: Path,
+    sandbox: Capabilities | None,
+    *,
+    layers: Sequence[str] | None = None,
+) -> Store:
     """The store of ``folder`` for ``tournament`` (created, or checked and resumed).
+
+    ``layers``: the sandbox layers recorded (default: ``sandbox``'s; on a
+    cluster, those every worker has).
 
     Raises:
         StoreError: when ``folder`` holds another tournament.
@@ -102,24 +113,42 @@ def open_store(tournament: Tournament, folder: Path, sandbox: Capabilities | Non
         bots=[BotRecord(s.name, s.command, files_hash(s)) for s in tournament.bots],
         schedule=tournament.schedule(),
         environment=Environment.for_table(rules.players),
-        sandbox=list(sandbox.layers) if sandbox else [],
+        sandbox=list(layers if layers is not None else sandbox.layers if sandbox else []),
     )
+
+
+class Executor(Protocol):
+    """Plays games somewhere and hands back each one as it finishes, its replay written."""
+
+    def play(
+        self, setup: Setup, games: Sequence[ScheduledGame], disabled: Mapping[str, str]
+    ) -> AbstractContextManager[Iterator[Finished]]:
+        """The finished games, in any order; leaving the context stops what is still running.
+
+        ``disabled`` is live: a bot disabled while the games run forfeits
+        the games handed out after that.
+        """
+        ...
 
 
 def run(
     tournament: Tournament,
     store: Store,
     *,
-    jobs: int,
+    jobs: int = 1,
     sandbox: Capabilities | None,
     progress: Callable[[int, int, float], None] | None = None,
     notice: Callable[[str], None] | None = None,
     pin: bool = True,
+    executor: Executor | None = None,
+    required: Sequence[str] = (),
 ) -> Outcome:
     """Play every pending game of ``store``; commit each as it finishes.
 
-    ``pin``: run each worker, with its referee and bots, on a CPU of its own
-    when there are at least ``jobs`` CPUs (:func:`worker_cpus`).
+    The games are played by ``executor`` (default: a :class:`LocalExecutor`
+    of ``jobs`` workers, each pinned to a CPU of its own when ``pin`` and
+    there are at least ``jobs`` CPUs, see :func:`worker_cpus`). ``required``
+    names the protections each worker's sandbox must provide.
     A KeyboardInterrupt stops the run between commits; what was committed stays.
     """
     pending = store.pending()
@@ -128,64 +157,67 @@ def run(
         partial.unlink(missing_ok=True)  # left by a worker killed mid-write
     disabled = store.disabled()
     failures: dict[str, int] = {}
-    setup = _Setup(
-        tournament.bots,
-        tournament.rules,
-        tournament.limits,
-        dict(tournament.resources),
-        sandbox,
-        store.folder,
-    )
+    setup = Setup.of(tournament, sandbox, store.folder, required)
     start = time.monotonic()
     played = 0
     by_ordinal = {game.ordinal: game for game in pending}
+    executor = executor or LocalExecutor(jobs, pin=pin)
+    with executor.play(setup, pending, disabled) as results:
+        for finished in results:
+            store.finish(finished)
+            played += 1
+            done += 1
+            for bot, failed in _handshakes(finished, by_ordinal[finished.ordinal]).items():
+                failures[bot] = failures.get(bot, 0) + 1 if failed else 0
+                if failures[bot] >= DISABLE_AFTER and bot not in disabled:
+                    reason = f"failed to start {DISABLE_AFTER} games in a row"
+                    disabled[bot] = reason
+                    store.disable(bot, reason)
+                    if notice:
+                        notice(f"bot {bot!r} disabled: {reason}; its remaining games are forfeits")
+            if progress:
+                progress(done, total, time.monotonic() - start)
+    return Outcome(played, done, total, time.monotonic() - start, dict(disabled))
 
-    def tasks() -> Iterator[tuple[ScheduledGame, dict[str, str]]]:
-        for game in pending:
-            yield game, dict(disabled)
 
-    cpus = worker_cpus(jobs) if pin else None
-    # With one job the games are played here: pin this process, and give its CPUs back after.
-    with pinned(cpus[0] if cpus and jobs <= 1 else None):
-        results: Iterator[Finished]
-        pool = None
-        if jobs <= 1:
-            _init_worker(setup)
-            results = (_play_task(task) for task in tasks())
-        else:
+class LocalExecutor:
+    """Games on this machine: in this process (``jobs == 1``) or a pool of ``jobs`` processes."""
+
+    def __init__(self, jobs: int, *, pin: bool = True) -> None:
+        self.jobs = jobs
+        self.cpus = worker_cpus(jobs) if pin else None
+
+    @contextmanager
+    def play(
+        self, setup: Setup, games: Sequence[ScheduledGame], disabled: Mapping[str, str]
+    ) -> Iterator[Iterator[Finished]]:
+        """Play ``games`` here or in a pool; on the way out the bots are told bye (or killed)."""
+
+        def tasks() -> Iterator[tuple[ScheduledGame, dict[str, str]]]:
+            for game in games:
+                yield game, dict(disabled)
+
+        jobs, cpus = self.jobs, self.cpus
+        # With one job the games are played here: pin this process, and give its CPUs back after.
+        with pinned(cpus[0] if cpus and jobs <= 1 else None):
+            if jobs <= 1:
+                _init_worker(setup)
+                try:
+                    yield (_play_task(task) for task in tasks())
+                finally:
+                    _close_players()
+                return
             context = multiprocessing.get_context("spawn")
             counter = context.Value("i", 0)
             pool = context.Pool(jobs, initializer=_init_worker, initargs=(setup, counter, cpus))
-            results = pool.imap_unordered(_play_task, tasks())
-        completed = False
-        try:
-            for finished in results:
-                store.finish(finished)
-                played += 1
-                done += 1
-                for bot, failed in _handshakes(finished, by_ordinal[finished.ordinal]).items():
-                    failures[bot] = failures.get(bot, 0) + 1 if failed else 0
-                    if failures[bot] >= DISABLE_AFTER and bot not in disabled:
-                        reason = f"failed to start {DISABLE_AFTER} games in a row"
-                        disabled[bot] = reason
-                        store.disable(bot, reason)
-                        if notice:
-                            notice(
-                                f"bot {bot!r} disabled: {reason}; its remaining games are forfeits"
-                            )
-                if progress:
-                    progress(done, total, time.monotonic() - start)
-            completed = True
-        finally:
-            if pool is None:
-                _close_players()
-            elif completed:
-                pool.close()  # workers say bye to their bots and free their sandboxes
-                pool.join()
-            else:
+            try:
+                yield pool.imap_unordered(_play_task, tasks())
+            except BaseException:
                 pool.terminate()  # interrupted: the bots die with their workers
                 pool.join()
-    return Outcome(played, done, total, time.monotonic() - start, dict(disabled))
+                raise
+            pool.close()  # workers say bye to their bots and free their sandboxes
+            pool.join()
 
 
 def _handshakes(finished: Finished, game: ScheduledGame) -> dict[str, bool]:
@@ -215,15 +247,116 @@ def files_hash(spec: BotSpec) -> str:
 
 # ---------------------------------------------------------------------- workers
 
+#: Idle bot processes a worker keeps at most; past that the least recently used says bye.
+#: Tables come in schedule order, so a worker needs few bots at a time, while a
+#: worker that kept every bot of a 200-bot class alive would hold gigabytes.
+MAX_LIVE_BOTS = 24
+
 
 @dataclass(frozen=True)
-class _Setup:
+class Setup:
+    """What a worker needs to play a tournament's games."""
+
     bots: tuple[BotSpec, ...]
     rules: Rules
     limits: Limits
     resources: dict[str, int]
+    #: The layers to confine bots in (None: unconfined).
     sandbox: Capabilities | None
     folder: Path
+    #: Protections every worker's sandbox must provide (--require).
+    required: tuple[str, ...] = ()
+
+    @classmethod
+    def of(
+        cls,
+        tournament: Tournament,
+        sandbox: Capabilities | None,
+        folder: Path,
+        required: Sequence[str] = (),
+    ) -> Setup:
+        """The setup of ``tournament``, whose results go to ``folder``."""
+        return cls(
+            tournament.bots,
+            tournament.rules,
+            tournament.limits,
+            dict(tournament.resources),
+            sandbox,
+            folder,
+            tuple(required),
+        )
+
+
+class Seats:
+    """A worker's bot processes, alive across games, and the games it plays with them."""
+
+    def __init__(self, setup: Setup, *, log_dir: Path | None, sandbox: Capabilities | None) -> None:
+        self.setup = setup
+        self.log_dir = log_dir
+        self.sandbox = sandbox
+        self.specs = {spec.name: spec for spec in setup.bots}
+        self.players: OrderedDict[str, ProcessPlayer] = OrderedDict()
+
+    def player(self, name: str, disabled: Mapping[str, str]) -> Player:
+        """The seat of bot ``name``: its live process, started when first needed."""
+        if name in disabled:
+            return _Forfeit(name, disabled[name])
+        player = self.players.get(name)
+        if player is None:
+            player = ProcessPlayer(
+                self.specs[name],
+                self.setup.limits,
+                log_dir=self.log_dir,
+                sandbox=self.sandbox,
+                resources=self.setup.resources,
+            )
+            self.players[name] = player
+        self.players.move_to_end(name)
+        return player
+
+    def play(self, game: ScheduledGame, disabled: Mapping[str, str]) -> tuple[Finished, GameResult]:
+        """Play ``game``: what the store is told of it, and the whole result (for its replay)."""
+        players = [self.player(name, disabled) for name in game.seats]
+        start = time.monotonic()
+        result = play_game(
+            players,
+            self.setup.rules,
+            seed=game.seed,
+            game_id=game.game_id,
+            limits=self.setup.limits,
+            header_extra={"sandbox": list(self.sandbox.layers) if self.sandbox else []},
+        )
+        duration_ms = (time.monotonic() - start) * 1000.0
+        while len(self.players) > MAX_LIVE_BOTS:
+            self.players.popitem(last=False)[1].close()
+        finished = Finished(
+            ordinal=game.ordinal,
+            placements=result.placements,
+            faults={seat: (f.kind.value, f.detail) for seat, f in result.faults.items()},
+            decisions=result.decisions,
+            duration_ms=duration_ms,
+            replay=replay_path(game.game_id),
+        )
+        return finished, result
+
+    def close(self) -> None:
+        """Say bye to every bot."""
+        while self.players:
+            self.players.popitem()[1].close()
+
+
+def replay_path(game_id: str) -> str:
+    """Where a game's replay goes, relative to the results folder."""
+    return f"replays/{game_id}.jsonl"
+
+
+def save_replay(folder: Path, finished: Finished, lines: Sequence[bytes]) -> None:
+    """Write a game's replay under ``folder`` whole: to a temporary name, then renamed."""
+    partial = (
+        folder / "replays" / f".{finished.ordinal}.{os.getpid()}.{threading.get_ident()}.partial"
+    )
+    write_replay(partial, lines)
+    os.replace(partial, folder / finished.replay)
 
 
 _STATE: dict[str, Any] = {}
@@ -264,66 +397,29 @@ def worker_cpus(jobs: int) -> list[int] | None:
     return cpus[:jobs]
 
 
-def _init_worker(setup: _Setup, counter: Any = None, cpus: Sequence[int] | None = None) -> None:
+def _init_worker(setup: Setup, counter: Any = None, cpus: Sequence[int] | None = None) -> None:
     if counter is not None and cpus:
         with counter.get_lock():
             index = counter.value
             counter.value += 1
         os.sched_setaffinity(0, {cpus[index % len(cpus)]})
-    _STATE["setup"] = setup
-    _STATE["players"] = {}
+    _STATE["seats"] = Seats(setup, log_dir=setup.folder / "logs", sandbox=setup.sandbox)
     if multiprocessing.parent_process() is not None:
         Finalize(None, _close_players, exitpriority=10)
 
 
-def _player(name: str, disabled: dict[str, str]) -> Player:
-    if name in disabled:
-        return _Forfeit(name, disabled[name])
-    players: dict[str, ProcessPlayer] = _STATE["players"]
-    if name not in players:
-        setup: _Setup = _STATE["setup"]
-        spec = next(spec for spec in setup.bots if spec.name == name)
-        players[name] = ProcessPlayer(
-            spec,
-            setup.limits,
-            log_dir=setup.folder / "logs",
-            sandbox=setup.sandbox,
-            resources=setup.resources,
-        )
-    return players[name]
-
-
 def _play_task(task: tuple[ScheduledGame, dict[str, str]]) -> Finished:
     game, disabled = task
-    setup: _Setup = _STATE["setup"]
-    players = [_player(name, disabled) for name in game.seats]
-    start = time.monotonic()
-    result = play_game(
-        players,
-        setup.rules,
-        seed=game.seed,
-        game_id=game.game_id,
-        limits=setup.limits,
-        header_extra={"sandbox": list(setup.sandbox.layers) if setup.sandbox else []},
-    )
-    replay = Path("replays") / f"{game.game_id}.jsonl"
-    partial = setup.folder / "replays" / f".{game.game_id}.{os.getpid()}.partial"
-    write_replay(partial, result.lines)
-    os.replace(partial, setup.folder / replay)
-    return Finished(
-        ordinal=game.ordinal,
-        placements=result.placements,
-        faults={seat: (f.kind.value, f.detail) for seat, f in result.faults.items()},
-        decisions=result.decisions,
-        duration_ms=(time.monotonic() - start) * 1000.0,
-        replay=str(replay),
-    )
+    seats: Seats = _STATE["seats"]
+    finished, result = seats.play(game, disabled)
+    save_replay(seats.setup.folder, finished, result.lines)
+    return finished
 
 
 def _close_players() -> None:
-    for player in _STATE.get("players", {}).values():
-        player.close()
-    _STATE["players"] = {}
+    seats = _STATE.pop("seats", None)
+    if seats is not None:
+        seats.close()
 
 
 class _Forfeit:

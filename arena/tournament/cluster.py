@@ -1,0 +1,542 @@
+"""Tournaments on a Dask cluster: games in batches of a few seconds, bots alive on each worker.
+
+Dask distributed already does what home-made worker pools (Halite's,
+OpenBench's) rebuild: placing tasks on machines, noticing a lost worker and
+running its tasks again elsewhere. What it does not know is that a game is
+short (tens of ms) while a task costs ~2-3 ms of scheduling, and that a bot
+process is worth keeping. So the coordinator hands out *batches* sized to
+:data:`BATCH_S` seconds of play (measured as games finish), and each worker
+thread keeps its bots alive across the batches of one tournament
+(:class:`arena.tournament.runner.Seats`).
+
+Exactly once: a batch's games reach the coordinator only in the batch's
+result, which Dask delivers once, however many times a lost worker made it
+run; the coordinator alone writes the store and the replays.
+
+Bots must be runnable on every worker, at the same paths: :meth:`DaskExecutor.check`
+starts each bot on each worker before any game, and compares the bot's files
+with the coordinator's. A worker that joins later is checked by its first batch.
+
+``distributed`` is an optional extra (``pip install 'arena[dask]'``): only
+the CLI's ``--dask`` imports this module.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import sys
+import tempfile
+import threading
+import uuid
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from distributed import Client, Future, LocalCluster, as_completed, get_worker
+from distributed.client import FutureCancelledError
+from distributed.scheduler import KilledWorker
+
+import arena
+from arena.bots.player import ProcessPlayer
+from arena.bots.sandbox import Capabilities, detect, require
+from arena.bots.spec import BotSpec
+from arena.errors import ArenaError, BotFault
+from arena.tournament.runner import Seats, Setup, files_hash, pinned, save_replay
+from arena.tournament.schedule import ScheduledGame
+from arena.tournament.store import Finished
+
+#: Seconds of games one task aims at: ~2-3 ms of scheduling per task is then ~0.1%.
+BATCH_S = 2.0
+#: Largest batch, in games, however fast they are.
+MAX_BATCH = 2000
+#: Tasks kept queued per worker thread, so a thread never waits for the coordinator.
+QUEUED_PER_THREAD = 2
+#: Seconds to wait for a scheduler to answer, and for it to have a worker.
+CONNECT_TIMEOUT_S = 10.0
+#: The file through which workers find out whether they share the results folder.
+_MARKER = ".arena-run"
+
+
+class ClusterError(ArenaError):
+    """A cluster that cannot run the tournament: unreachable, no workers, or a worker unfit."""
+
+
+class WorkerUnfit(Exception):
+    """Raised on a worker that cannot play the tournament (its message names worker and bot)."""
+
+
+@dataclass(frozen=True)
+class Origin:
+    """What a worker must know of the coordinator to check and localise the bots."""
+
+    token: str
+    version: str
+    #: The coordinator's Python: a bot command naming it means "arena's own Python".
+    python: str
+    #: Each bot's files hash as the coordinator sees it (see :func:`portable_hash`).
+    hashes: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class WorkerInfo:
+    """What the check found on one worker."""
+
+    address: str
+    host: str
+    nthreads: int
+    cpus: tuple[int, ...]
+    layers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """The games of one task, with their replays, and where the worker keeps bot logs."""
+
+    worker: str
+    host: str
+    log_dir: str | None
+    games: list[tuple[Finished, bytes]]
+
+
+def portable_hash(spec: BotSpec, python: str) -> str:
+    """The hash of a bot's files, leaving out the interpreter (each machine has its own)."""
+    argv = spec.argv[1:] if spec.argv and spec.argv[0] == python else spec.argv
+    return files_hash(replace(spec, argv=argv))
+
+
+def connect(address: str, *, notice: Callable[[str], None] | None = None) -> DaskExecutor:
+    """A cluster to play on: ``local:N`` (a LocalCluster of N processes) or a scheduler address.
+
+    ``notice`` is told what a user should know (a worker keeping logs elsewhere).
+
+    Raises:
+        ClusterError: when the address is bad, the scheduler does not answer
+            or has no worker.
+    """
+    if address.startswith("local:"):
+        count = address.removeprefix("local:")
+        if not count.isdigit() or int(count) < 1:
+            raise ClusterError(f"--dask local:N takes a number of workers >= 1, not {count!r}")
+        # One thread each: a worker plays one game at a time, as a --jobs worker does.
+        local = LocalCluster(
+            n_workers=int(count),
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )
+        return DaskExecutor(Client(local), local, notice=notice)
+    try:
+        client = Client(address, timeout=CONNECT_TIMEOUT_S)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise ClusterError(
+            f"cannot reach the Dask scheduler at {address}: {error}".rstrip(": ")
+        ) from None
+    try:
+        client.wait_for_workers(1, timeout=CONNECT_TIMEOUT_S)
+    except TimeoutError:
+        client.close()
+        raise ClusterError(
+            f"the Dask scheduler at {address} has no workers (start some with: "
+            f"dask worker {address})"
+        ) from None
+    return DaskExecutor(client, notice=notice)
+
+
+class DaskExecutor:
+    """Plays a tournament's games on a Dask cluster (see the module's docstring)."""
+
+    def __init__(
+        self,
+        client: Client,
+        local: LocalCluster | None = None,
+        *,
+        batch_s: float = BATCH_S,
+        notice: Callable[[str], None] | None = None,
+    ) -> None:
+        self.client = client
+        self.local = local
+        self.batch_s = batch_s
+        self.notice = notice
+        self.token = uuid.uuid4().hex
+        self.workers: dict[str, WorkerInfo] = {}
+        #: Worker address -> a CPU for each of its threads (see :meth:`_plan_cpus`).
+        self.cpus: dict[str, tuple[int, ...]] = {}
+
+    @property
+    def address(self) -> str:
+        """The scheduler's address."""
+        return str(self.client.scheduler_info()["address"])
+
+    def origin(self, setup: Setup) -> Origin:
+        """What the workers are told of this coordinator."""
+        python = sys.executable
+        hashes = tuple((spec.name, portable_hash(spec, python)) for spec in setup.bots)
+        return Origin(self.token, arena.__version__, python, hashes)
+
+    def check(self, setup: Setup, *, pin: bool = True) -> tuple[str, ...]:
+        """Check that every worker can start every bot; return the sandbox layers all use.
+
+        ``pin``: on each host whose CPUs outnumber its workers' threads, give each
+        thread a CPU of its own (as the local executor does).
+
+        Raises:
+            ClusterError: naming the first worker that cannot, and why.
+        """
+        origin = self.origin(setup)
+        workers = self.client.scheduler_info(n_workers=-1)["workers"]
+        if not workers:
+            raise ClusterError(f"the Dask scheduler at {self.address} has no workers")
+        futures = {
+            address: self.client.submit(
+                _check_task,
+                origin,
+                setup,
+                workers=[address],
+                allow_other_workers=False,
+                pure=False,
+                key=f"arena-check-{self.token}-{address}",
+            )
+            for address in workers
+        }
+        for address, future in futures.items():
+            info: WorkerInfo = self._result(future)
+            self.workers[address] = info
+        if pin:
+            self.cpus = _plan_cpus(list(self.workers.values()))
+        layers = [set(info.layers) for info in self.workers.values()]
+        common = set.intersection(*layers) if layers else set()
+        first = next(iter(self.workers.values()))
+        return tuple(layer for layer in first.layers if layer in common)
+
+    @contextmanager
+    def play(
+        self, setup: Setup, games: Sequence[ScheduledGame], disabled: Mapping[str, str]
+    ) -> Iterator[Iterator[Finished]]:
+        """Play ``games`` in batches on the cluster; on the way out every worker's bots say bye."""
+        if not self.workers:
+            self.check(setup)
+        marker = setup.folder / _MARKER
+        marker.write_text(self.token)
+        pending: set[Future[Any]] = set()
+        try:
+            yield self._results(setup, games, disabled, pending)
+        finally:
+            if pending:
+                self.client.cancel(list(pending))
+            with suppress(OSError, TimeoutError):
+                self.client.run(_close_run, self.token)
+            marker.unlink(missing_ok=True)
+
+    def close(self) -> None:
+        """Disconnect (and stop the LocalCluster this executor started)."""
+        self.client.close()
+        if self.local is not None:
+            self.local.close()
+
+    # ------------------------------------------------------------------ internals
+
+    def _results(
+        self,
+        setup: Setup,
+        games: Sequence[ScheduledGame],
+        disabled: Mapping[str, str],
+        pending: set[Future[Any]],
+    ) -> Iterator[Finished]:
+        origin = self.origin(setup)
+        queue = deque(games)
+        sizer = BatchSizer(self.batch_s)
+        told: set[str] = set()
+        stream = as_completed()
+
+        def submit() -> None:
+            size = sizer.size(len(queue), max(1, self._threads()))
+            batch = [queue.popleft() for _ in range(size)]
+            future = self.client.submit(
+                _batch_task,
+                origin,
+                setup,
+                batch,
+                dict(disabled),
+                self.cpus,
+                pure=False,
+                key=f"arena-batch-{self.token}-{batch[0].ordinal}",
+            )
+            pending.add(future)
+            stream.add(future)
+
+        def refill() -> None:
+            while queue and len(pending) < QUEUED_PER_THREAD * max(1, self._threads()):
+                submit()
+
+        refill()
+        for future in stream:
+            result: BatchResult = self._result(future)
+            pending.discard(future)
+            if result.log_dir is not None and result.worker not in told:
+                told.add(result.worker)
+                if self.notice:
+                    self.notice(
+                        f"worker {result.worker} cannot see the results folder: "
+                        f"its bot logs are in {result.host}:{result.log_dir}"
+                    )
+            sizer.observe([finished for finished, _ in result.games])
+            for finished, replay in result.games:
+                save_replay(setup.folder, finished, [replay])
+                yield finished
+            refill()
+
+    def _threads(self) -> int:
+        workers = self.client.scheduler_info(n_workers=-1)["workers"]
+        return sum(int(worker.get("nthreads", 1)) for worker in workers.values())
+
+    def _result(self, future: Future[Any]) -> Any:
+        """A task's result; a worker's refusal, a task that killed workers, or a lost
+        scheduler as a ClusterError (what was committed before stays)."""
+        try:
+            return future.result()
+        except WorkerUnfit as error:
+            raise ClusterError(str(error)) from None
+        except KilledWorker as error:
+            raise ClusterError(
+                f"a batch of games was running on a worker each of the {error.allowed_failures} "
+                "times one died: see the Dask worker logs"
+            ) from None
+        except FutureCancelledError as error:
+            raise ClusterError(
+                f"the Dask cluster at {self.address} dropped a batch of games ({error.reason})"
+            ) from None
+
+
+class BatchSizer:
+    """How many games the next task gets: ``batch_s`` seconds of play at the recent pace.
+
+    The first tasks get one game each, to measure; the pace then follows the
+    latest batches (a bot's start makes the first games slow), and near the
+    end batches shrink so that every thread stays busy to the last game.
+    """
+
+    def __init__(self, batch_s: float) -> None:
+        self.batch_s = batch_s
+        self.seconds_per_game: float | None = None
+
+    def observe(self, games: Sequence[Finished]) -> None:
+        """Take in a finished batch's games."""
+        if not games:
+            return
+        mean = sum(game.duration_ms for game in games) / len(games) / 1000.0
+        last = self.seconds_per_game
+        self.seconds_per_game = mean if last is None else (last + mean) / 2
+
+    def size(self, left: int, threads: int) -> int:
+        """Games for the next task, with ``left`` games unassigned and ``threads`` to play them."""
+        if self.seconds_per_game is None:
+            return 1
+        size = int(self.batch_s / max(self.seconds_per_game, 1e-6))
+        return max(1, min(size, MAX_BATCH, math.ceil(left / threads)))
+
+
+def _plan_cpus(workers: Sequence[WorkerInfo]) -> dict[str, tuple[int, ...]]:
+    """A CPU for each worker thread of each host that has a CPU for each (else none there)."""
+    plan: dict[str, tuple[int, ...]] = {}
+    hosts: dict[str, list[WorkerInfo]] = {}
+    for info in workers:
+        hosts.setdefault(info.host, []).append(info)
+    for group in hosts.values():
+        cpus = sorted(set.intersection(*(set(info.cpus) for info in group)))
+        if len(cpus) < 2 or sum(info.nthreads for info in group) > len(cpus):
+            continue
+        free = iter(cpus)
+        for info in sorted(group, key=lambda info: info.address):
+            plan[info.address] = tuple(next(free) for _ in range(info.nthreads))
+    return plan
+
+
+# ---------------------------------------------------------------------- on the workers
+
+
+class _Run:
+    """One tournament's state in one worker process: its checked setup and each thread's bots."""
+
+    def __init__(self, origin: Origin, setup: Setup, address: str) -> None:
+        self.origin = origin
+        self.address = address
+        self.sandbox = _worker_sandbox(setup, address)
+        self.setup = replace(setup, bots=tuple(_localise(spec, origin) for spec in setup.bots))
+        self.lock = threading.Lock()
+        self.seats: dict[int, Seats] = {}
+        self.slots: dict[int, int] = {}
+        self.busy: set[int] = set()
+        self.closed = False
+        self.log_dir: Path | None = None
+
+    def check_bots(self) -> None:
+        """Start each bot once, after checking its files are the coordinator's.
+
+        Raises:
+            WorkerUnfit: naming this worker and the bot.
+        """
+        hashes = dict(self.origin.hashes)
+        for spec in self.setup.bots:
+            if portable_hash(spec, sys.executable) != hashes[spec.name]:
+                missing = [
+                    token
+                    for token in spec.argv
+                    if token.startswith("/") and not os.path.exists(token)
+                ]
+                why = (
+                    f"{missing[0]} does not exist here"
+                    if missing
+                    else "its files differ from the coordinator's"
+                )
+                raise WorkerUnfit(
+                    f"worker {self.address} cannot run bot {spec.name!r}: {why} "
+                    "(bots must be at the same path, with the same files, on every worker)"
+                )
+            player = ProcessPlayer(
+                spec, self.setup.limits, sandbox=self.sandbox, resources=self.setup.resources
+            )
+            try:
+                player.launch()
+            except BotFault as fault:
+                raise WorkerUnfit(
+                    f"worker {self.address} cannot start bot {spec.name!r}: {fault.detail}"
+                ) from None
+            finally:
+                player.close()
+
+    def enter(self) -> tuple[Seats, int]:
+        """This thread's seats and its slot (its index among the threads of this worker)."""
+        ident = threading.get_ident()
+        with self.lock:
+            if self.log_dir is None:
+                self.log_dir = _log_dir(self.setup.folder, self.origin.token)
+            seats = self.seats.get(ident)
+            if seats is None:
+                seats = Seats(self.setup, log_dir=self.log_dir, sandbox=self.sandbox)
+                self.seats[ident] = seats
+                self.slots[ident] = len(self.slots)
+            self.busy.add(ident)
+            return seats, self.slots[ident]
+
+    def leave(self) -> None:
+        """This thread's batch is over; if the tournament was closed meanwhile, its bots go."""
+        ident = threading.get_ident()
+        with self.lock:
+            self.busy.discard(ident)
+            seats = self.seats.pop(ident) if self.closed else None
+        if seats is not None:
+            seats.close()
+
+    def close(self) -> None:
+        """Close the bots of idle threads now; busy threads close theirs when their batch ends."""
+        with self.lock:
+            self.closed = True
+            idle = [ident for ident in self.seats if ident not in self.busy]
+            closing = [self.seats.pop(ident) for ident in idle]
+        for seats in closing:
+            seats.close()
+
+
+_RUNS: dict[str, _Run] = {}
+_RUNS_LOCK = threading.Lock()
+
+
+def _run_for(origin: Origin, setup: Setup) -> _Run:
+    """This worker's state for the tournament, checked when first made."""
+    with _RUNS_LOCK:
+        run = _RUNS.get(origin.token)
+        if run is None:
+            address = str(get_worker().address)
+            if origin.version != arena.__version__:
+                raise WorkerUnfit(
+                    f"worker {address} runs arena {arena.__version__}, the coordinator "
+                    f"{origin.version}: install the same version everywhere"
+                )
+            run = _Run(origin, setup, address)
+            run.check_bots()
+            _RUNS[origin.token] = run
+        return run
+
+
+def _check_task(origin: Origin, setup: Setup) -> WorkerInfo:
+    run = _run_for(origin, setup)
+    worker = get_worker()
+    return WorkerInfo(
+        address=run.address,
+        host=str(worker.address).rsplit(":", 1)[0].split("://")[-1],
+        nthreads=int(worker.state.nthreads),
+        cpus=tuple(sorted(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else (),
+        layers=run.sandbox.layers if run.sandbox else (),
+    )
+
+
+def _batch_task(
+    origin: Origin,
+    setup: Setup,
+    games: Sequence[ScheduledGame],
+    disabled: Mapping[str, str],
+    cpus: Mapping[str, Sequence[int]],
+) -> BatchResult:
+    run = _run_for(origin, setup)
+    seats, slot = run.enter()
+    mine = cpus.get(run.address, ())
+    played: list[tuple[Finished, bytes]] = []
+    try:
+        with pinned(mine[slot] if slot < len(mine) else None):
+            for game in games:
+                if run.closed:
+                    break
+                finished, result = seats.play(game, disabled)
+                played.append((finished, b"".join(result.lines)))
+    finally:
+        run.leave()
+    shared = run.log_dir == setup.folder / "logs"
+    return BatchResult(
+        worker=run.address,
+        host=run.address.rsplit(":", 1)[0].split("://")[-1],
+        log_dir=None if shared else str(run.log_dir),
+        games=played,
+    )
+
+
+def _close_run(token: str) -> None:
+    with _RUNS_LOCK:
+        run = _RUNS.pop(token, None)
+    if run is not None:
+        run.close()
+
+
+def _worker_sandbox(setup: Setup, address: str) -> Capabilities | None:
+    """This worker's own sandbox (each machine offers its own layers), with --require checked."""
+    if setup.sandbox is None:
+        return None
+    capabilities = detect()
+    try:
+        require(capabilities, setup.required)
+    except ArenaError as error:
+        raise WorkerUnfit(f"worker {address}: {error}") from None
+    return capabilities
+
+
+def _localise(spec: BotSpec, origin: Origin) -> BotSpec:
+    """``spec`` with the coordinator's Python replaced by this worker's."""
+    if spec.argv and spec.argv[0] == origin.python and origin.python != sys.executable:
+        return replace(spec, argv=(sys.executable, *spec.argv[1:]))
+    return spec
+
+
+def _log_dir(folder: Path, token: str) -> Path:
+    """The results folder's logs when this worker shares the folder, else a folder of its own."""
+    try:
+        shared = (folder / _MARKER).read_text() == token
+    except OSError:
+        shared = False
+    if shared:
+        return folder / "logs"
+    return Path(tempfile.gettempdir()) / "arena-logs" / token

@@ -1,0 +1,253 @@
+"""Tournaments on a real Dask cluster: LocalClusters of 2 worker processes, real bots.
+
+The same seed must give the leaderboard (and the replays, timings aside) of
+the local executor; a worker killed with SIGKILL while it plays a batch must
+cost no game and count none twice; a worker that cannot start a bot stops the
+tournament before any game, with a one-line error naming both.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from distributed import Client, LocalCluster
+
+import arena.tournament
+from arena.tournament.cluster import BatchSizer, WorkerInfo, _plan_cpus
+from arena.tournament.store import Finished
+from tests.test_tournament import AFFINITY_BOT, BOTS, ROOT, leaderboard, logged_cpus, run_cli
+
+COMMON = [*BOTS, "--players", "3", "--seed", "21", "--quiet"]
+
+
+def replays(folder: Path) -> dict[str, list[dict[str, object]]]:
+    """Every replay of a results folder, without its timing fields."""
+    return {
+        path.name: [
+            {key: value for key, value in json.loads(line).items() if key != "ms"}
+            for line in path.read_text().splitlines()
+        ]
+        for path in (folder / "replays").glob("*.jsonl")
+    }
+
+
+def done_games(database: Path) -> int:
+    try:
+        with sqlite3.connect(database) as db:
+            return int(db.execute("SELECT count(*) FROM games WHERE status = 'done'").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+
+
+@pytest.fixture
+def cluster() -> Iterator[tuple[LocalCluster, Client]]:
+    """A LocalCluster of 2 worker processes (one thread each), as `dask worker` would run."""
+    local = LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        silence_logs=40,
+    )
+    client = Client(local)
+    try:
+        yield local, client
+    finally:
+        client.close()
+        local.close()
+
+
+def test_a_local_cluster_gives_the_leaderboard_and_replays_of_jobs_2(tmp_path: Path) -> None:
+    local, dask = tmp_path / "local", tmp_path / "dask"
+    code, output = run_cli(
+        "tournament", *COMMON, "--deals", "3", "--jobs", "2", "--out", str(local)
+    )
+    assert code == 0, output
+    code, output = run_cli(
+        "tournament", *COMMON, "--deals", "3", "--dask", "local:2", "--out", str(dask)
+    )
+    assert code == 0, output
+    assert output.startswith("Done: 36/36 games (36 played now"), output
+    assert leaderboard(dask) == leaderboard(local)
+    assert replays(dask) == replays(local)
+    assert len(replays(dask)) == 36
+    assert sorted(p.name for p in (dask / "logs").iterdir()) == [
+        f"{bot}.stderr.log" for bot in ("a", "b", "d", "py")
+    ], "workers that share the results folder write the bot logs there"
+    assert not (dask / ".arena-run").exists()
+
+
+def test_a_killed_worker_costs_no_game_and_counts_none_twice(
+    tmp_path: Path, cluster: tuple[LocalCluster, Client]
+) -> None:
+    _, client = cluster
+    common = [*COMMON, "--deals", "60"]
+    code, output = run_cli("tournament", *common, "--jobs", "2", "--out", str(tmp_path / "whole"))
+    assert code == 0, output
+    folder = tmp_path / "killed"
+    address = str(client.scheduler_info()["address"])
+    child = subprocess.Popen(
+        [sys.executable, "-m", "arena", "tournament", *common, "--dask", address,
+         "--out", str(folder)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    pids: dict[str, int] = client.run(os.getpid)
+    deadline = time.monotonic() + 60
+    victim = None
+    while victim is None and time.monotonic() < deadline and child.poll() is None:
+        time.sleep(0.05)
+        if done_games(folder / "results.sqlite") < 100:
+            continue
+        busy = client.processing()
+        victim = next(
+            (w for w, keys in busy.items() if any(str(k).startswith("arena-batch") for k in keys)),
+            None,
+        )
+    assert victim is not None, "no batch was running to be cut short"
+    before = done_games(folder / "results.sqlite")
+    os.kill(pids[victim], signal.SIGKILL)
+    out, _ = child.communicate(timeout=120)
+    assert child.returncode == 0, out
+    assert before < 720, "the kill came after the last game"
+    assert "Done: 720/720 games" in out, out
+    with sqlite3.connect(folder / "results.sqlite") as db:
+        assert db.execute("SELECT count(*) FROM games WHERE status = 'done'").fetchone()[0] == 720
+        assert db.execute("SELECT count(*) FROM ratings").fetchone()[0] == 720 * 3
+    assert len(list((folder / "replays").glob("*.jsonl"))) == 720
+    assert not list((folder / "replays").glob(".*"))
+    assert leaderboard(folder) == leaderboard(tmp_path / "whole")
+
+
+def test_a_run_cut_short_resumes_on_either_executor(tmp_path: Path) -> None:
+    common = [*COMMON, "--deals", "20"]
+    code, output = run_cli("tournament", *common, "--jobs", "2", "--out", str(tmp_path / "whole"))
+    assert code == 0, output
+    folder = tmp_path / "cut"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "arena", "tournament", *common, "--dask", "local:2",
+         "--out", str(folder)],
+        start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and done_games(folder / "results.sqlite") < 30:
+        time.sleep(0.05)
+    os.killpg(child.pid, signal.SIGKILL)  # the coordinator and its LocalCluster
+    child.wait()
+    cut = done_games(folder / "results.sqlite")
+    assert 30 <= cut < 240, f"the kill came at {cut} games"
+    code, output = run_cli("tournament", *common, "--jobs", "2", "--out", str(folder))
+    assert code == 0, output
+    assert output.startswith(f"Done: 240/240 games ({240 - cut} played now"), output
+    assert leaderboard(folder) == leaderboard(tmp_path / "whole")
+
+
+def test_a_bot_a_worker_cannot_start_stops_the_tournament_before_any_game(
+    tmp_path: Path,
+) -> None:
+    broken = f"broken=python3 {ROOT / 'tests/bots/misbehave.py'} slowstart cluster-test"
+    code, output = run_cli(
+        "tournament", *BOTS, "--bot", broken, "--players", "3", "--startup-ms", "300",
+        "--dask", "local:2", "--out", str(tmp_path / "out"), "--quiet",
+    )  # fmt: skip
+    assert code == 1, output
+    lines = output.strip().splitlines()
+    assert len(lines) == 1, output
+    assert "Error: worker tcp://127.0.0.1:" in lines[0]
+    assert "cannot start bot 'broken': handshake failed" in lines[0]
+    assert not (tmp_path / "out").exists(), "nothing is written before the check passes"
+
+
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [
+        ("local:0", "--dask local:N takes a number of workers >= 1, not '0'"),
+        ("local:two", "--dask local:N takes a number of workers >= 1, not 'two'"),
+        ("tcp://127.0.0.1:9", "cannot reach the Dask scheduler at tcp://127.0.0.1:9"),
+    ],
+)
+def test_a_bad_cluster_address_is_one_line(tmp_path: Path, address: str, message: str) -> None:
+    code, output = run_cli("tournament", *COMMON, "--dask", address, "--out", str(tmp_path / "out"))
+    assert code == 1, output
+    assert len(output.strip().splitlines()) == 1, output
+    assert message in output
+
+
+def test_without_dask_the_flag_says_how_to_install_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed now fails
+    monkeypatch.delitem(sys.modules, "arena.tournament.cluster")
+    monkeypatch.delattr(arena.tournament, "cluster")
+    code, output = run_cli("tournament", *COMMON, "--dask", "local:2", "--out", str(tmp_path))
+    assert code == 1, output
+    assert output.strip() == (
+        "Error: --dask needs Dask distributed, an optional extra: pip install 'arena[dask]' "
+        "(in a checkout of arena: pip install '.[dask]')"
+    )
+
+
+def test_jobs_and_dask_exclude_each_other(tmp_path: Path) -> None:
+    code, output = run_cli(
+        "tournament", *COMMON, "--dask", "local:2", "--jobs", "2", "--out", str(tmp_path)
+    )
+    assert code == 2, output
+    assert "--jobs and --dask exclude each other" in output
+
+
+def info(address: str, host: str, threads: int, cpus: tuple[int, ...]) -> WorkerInfo:
+    return WorkerInfo(address=address, host=host, nthreads=threads, cpus=cpus, layers=())
+
+
+def test_each_worker_thread_gets_a_cpu_of_its_own_where_its_host_has_enough() -> None:
+    plan = _plan_cpus(
+        [
+            info("tcp://a:2", "a", 1, (0, 1, 2, 3)),
+            info("tcp://a:1", "a", 2, (0, 1, 2, 3)),
+            info("tcp://b:1", "b", 3, (0, 1)),  # more threads than CPUs: left to the OS
+            info("tcp://c:1", "c", 1, (5,)),  # one CPU: nothing to choose
+        ]
+    )
+    assert plan == {"tcp://a:1": (0, 1), "tcp://a:2": (2,)}
+
+
+def finished(ms: float) -> Finished:
+    return Finished(0, (1, 2), {}, 10, ms, "replays/x.jsonl")
+
+
+def test_batches_hold_a_few_seconds_of_games_and_shrink_at_the_end() -> None:
+    sizer = BatchSizer(2.0)
+    assert sizer.size(1000, 2) == 1, "the first tasks measure"
+    sizer.observe([finished(200.0)])  # a bot's start makes the first game slow
+    assert sizer.size(1000, 2) == 10
+    for _ in range(8):
+        sizer.observe([finished(10.0)] * 50)
+    assert 180 <= sizer.size(1000, 2) <= 200, "2 s at the recent pace of 10 ms a game"
+    assert sizer.size(100, 2) == 50, "the last games are spread over the threads"
+    assert sizer.size(1, 2) == 1
+
+
+def test_each_dask_worker_and_its_bots_run_on_a_cpu_of_their_own(tmp_path: Path) -> None:
+    everything = sorted(os.sched_getaffinity(0))
+    bots = [arg for n in range(3) for arg in ("--bot", f"x{n}={AFFINITY_BOT}")]
+    common = [*bots, "--players", "3", "--deals", "4", "--dask", "local:2", "--quiet"]
+    code, output = run_cli("tournament", *common, "--out", str(tmp_path / "pinned"))
+    assert code == 0, output
+    pinned = logged_cpus(tmp_path / "pinned")
+    assert len(pinned) >= 3
+    if len(everything) >= 2:
+        assert all(len(cpus) == 1 for cpus in pinned), pinned
+        assert {cpus[0] for cpus in pinned} <= set(everything[:2])
+    else:
+        assert all(cpus == everything for cpus in pinned)
+    code, output = run_cli("tournament", *common, "--no-pin", "--out", str(tmp_path / "free"))
+    assert code == 0, output
+    assert all(cpus == everything for cpus in logged_cpus(tmp_path / "free"))
