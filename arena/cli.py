@@ -580,10 +580,11 @@ def tournament(
             setup = Setup.of(event, sandbox, folder, wanted)
             layers = domain(partial(executor.check, setup, pin=chosen_pin))
             if not quiet:
+                count = len(executor.workers)
                 threads = sum(worker.nthreads for worker in executor.workers.values())
                 click.echo(
-                    f"Dask cluster {executor.address}: {len(executor.workers)} workers, "
-                    f"{threads} threads; every bot started on each"
+                    f"Dask cluster {executor.address}: {count} worker{'s' * (count != 1)}, "
+                    f"{threads} thread{'s' * (threads != 1)}; each started every bot"
                 )
         store = stack.enter_context(
             closing(domain(partial(open_store, event, folder, sandbox, layers=layers)))

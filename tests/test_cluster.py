@@ -22,7 +22,13 @@ import pytest
 from distributed import Client, LocalCluster
 
 import arena.tournament
-from arena.tournament.cluster import BatchSizer, WorkerInfo, _plan_cpus
+from arena.bots.player import ProcessPlayer
+from arena.bots.spec import parse_bot
+from arena.game import Rules
+from arena.protocol import Limits
+from arena.tournament import cluster as cluster_module
+from arena.tournament.cluster import BatchSizer, Origin, WorkerInfo, _plan_cpus, reap_idle
+from arena.tournament.runner import Setup, Tournament
 from arena.tournament.store import Finished
 from tests.test_tournament import AFFINITY_BOT, BOTS, ROOT, leaderboard, logged_cpus, run_cli
 
@@ -251,3 +257,73 @@ def test_each_dask_worker_and_its_bots_run_on_a_cpu_of_their_own(tmp_path: Path)
     code, output = run_cli("tournament", *common, "--no-pin", "--out", str(tmp_path / "free"))
     assert code == 0, output
     assert all(cpus == everything for cpus in logged_cpus(tmp_path / "free"))
+
+
+def descendants() -> int:
+    """How many live processes descend from this one (on a worker: its bots)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] != "Z":
+            parents[int(entry.name)] = int(fields[1])
+    found, frontier = 0, {os.getpid()}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier}
+        found += len(frontier)
+    return found
+
+
+def bot_processes(client: Client) -> dict[str, int]:
+    """How many processes each worker has started and not yet reaped (its bots)."""
+    return dict(client.run(descendants))
+
+
+def test_ctrl_c_on_a_cluster_tells_every_bot_bye_and_resumes(
+    tmp_path: Path, cluster: tuple[LocalCluster, Client]
+) -> None:
+    _, client = cluster
+    folder = tmp_path / "interrupted"
+    args = [*COMMON, "--deals", "40", "--dask", str(client.scheduler_info()["address"])]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "arena", "tournament", *args, "--out", str(folder)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and done_games(folder / "results.sqlite") < 30:
+        time.sleep(0.05)
+    assert any(bot_processes(client).values()), "the workers run the bots"
+    child.send_signal(signal.SIGINT)
+    _, stderr = child.communicate(timeout=60)
+    assert child.returncode == 130, stderr
+    last = stderr.strip().splitlines()[-1]
+    assert last.startswith("Interrupted: ") and "Resume with: arena tournament " in last
+    deadline = time.monotonic() + 10  # a batch that was running closes its bots when it ends
+    while any(bot_processes(client).values()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(bot_processes(client).values()), "no bot is left running on a worker"
+    code, output = run_cli("tournament", *args, "--out", str(folder))
+    assert code == 0, output
+    assert "Done: 480/480 games" in output
+
+
+def test_a_worker_closes_the_bots_of_a_tournament_left_idle(tmp_path: Path) -> None:
+    spec = parse_bot(f"c={ROOT / 'sample_bots/c/random_bot'}")
+    event = Tournament(bots=(spec,), players=2, deals=1, seed=0, rules=Rules(), limits=Limits())
+    setup = Setup.of(event, None, tmp_path)
+    origin = Origin("idle-test", arena.__version__, sys.executable, ())
+    run = cluster_module._Run(origin, setup, "tcp://test:1")
+    seats, _ = run.enter()
+    player = seats.player("c", {})
+    assert isinstance(player, ProcessPlayer)
+    player.launch()
+    run.leave()
+    cluster_module._RUNS["idle-test"] = run
+    assert reap_idle(time.monotonic()) == [], "a tournament in use is kept"
+    assert reap_idle(time.monotonic() + cluster_module.IDLE_S + 1) == ["idle-test"]
+    assert player.process is None, "its bot was told bye"
+    assert "idle-test" not in cluster_module._RUNS

@@ -29,6 +29,7 @@ import os
 import sys
 import tempfile
 import threading
+import time
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -56,6 +57,8 @@ BATCH_S = 2.0
 MAX_BATCH = 2000
 #: Tasks kept queued per worker thread, so a thread never waits for the coordinator.
 QUEUED_PER_THREAD = 2
+#: Seconds without a batch after which a worker closes a tournament's bots (see :func:`reap_idle`).
+IDLE_S = 120.0
 #: Seconds to wait for a scheduler to answer, and for it to have a worker.
 CONNECT_TIMEOUT_S = 10.0
 #: The file through which workers find out whether they share the results folder.
@@ -374,6 +377,7 @@ class _Run:
         self.busy: set[int] = set()
         self.closed = False
         self.log_dir: Path | None = None
+        self.last_used = time.monotonic()
 
     def check_bots(self) -> None:
         """Start each bot once, after checking its files are the coordinator's.
@@ -422,6 +426,7 @@ class _Run:
                 self.seats[ident] = seats
                 self.slots[ident] = len(self.slots)
             self.busy.add(ident)
+            self.last_used = time.monotonic()
             return seats, self.slots[ident]
 
     def leave(self) -> None:
@@ -429,6 +434,7 @@ class _Run:
         ident = threading.get_ident()
         with self.lock:
             self.busy.discard(ident)
+            self.last_used = time.monotonic()
             seats = self.seats.pop(ident) if self.closed else None
         if seats is not None:
             seats.close()
@@ -445,11 +451,15 @@ class _Run:
 
 _RUNS: dict[str, _Run] = {}
 _RUNS_LOCK = threading.Lock()
+_REAPER: list[threading.Thread] = []
 
 
 def _run_for(origin: Origin, setup: Setup) -> _Run:
     """This worker's state for the tournament, checked when first made."""
     with _RUNS_LOCK:
+        if not _REAPER:
+            _REAPER.append(threading.Thread(target=_reaper, name="arena-reaper", daemon=True))
+            _REAPER[0].start()
         run = _RUNS.get(origin.token)
         if run is None:
             address = str(get_worker().address)
@@ -462,6 +472,30 @@ def _run_for(origin: Origin, setup: Setup) -> _Run:
             run.check_bots()
             _RUNS[origin.token] = run
         return run
+
+
+def reap_idle(now: float) -> list[str]:
+    """Close the tournaments no batch has used for :data:`IDLE_S` seconds; return their tokens.
+
+    A coordinator that ends normally closes its tournament on every worker;
+    one that was killed cannot, and its bots would live as long as the
+    worker. Reaping a tournament whose coordinator is in fact alive costs
+    only a new check and new bot starts on its next batch.
+    """
+    with _RUNS_LOCK:
+        idle = [
+            token for token, run in _RUNS.items() if not run.busy and now - run.last_used > IDLE_S
+        ]
+        runs = [_RUNS.pop(token) for token in idle]
+    for run in runs:
+        run.close()
+    return idle
+
+
+def _reaper() -> None:
+    while True:
+        time.sleep(IDLE_S / 4)
+        reap_idle(time.monotonic())
 
 
 def _check_task(origin: Origin, setup: Setup) -> WorkerInfo:
