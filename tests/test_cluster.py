@@ -23,11 +23,19 @@ from distributed import Client, LocalCluster
 
 import arena.tournament
 from arena.bots.player import ProcessPlayer
-from arena.bots.spec import parse_bot
+from arena.bots.spec import BotSpec, parse_bot
 from arena.game import Rules
 from arena.protocol import Limits
 from arena.tournament import cluster as cluster_module
-from arena.tournament.cluster import BatchSizer, Origin, WorkerInfo, _plan_cpus, reap_idle
+from arena.tournament.cluster import (
+    BatchSizer,
+    Origin,
+    WorkerInfo,
+    WorkerUnfit,
+    _plan_cpus,
+    portable_hash,
+    reap_idle,
+)
 from arena.tournament.runner import Setup, Tournament
 from arena.tournament.store import Finished
 from tests.test_tournament import AFFINITY_BOT, BOTS, ROOT, leaderboard, logged_cpus, run_cli
@@ -327,3 +335,33 @@ def test_a_worker_closes_the_bots_of_a_tournament_left_idle(tmp_path: Path) -> N
     assert reap_idle(time.monotonic() + cluster_module.IDLE_S + 1) == ["idle-test"]
     assert player.process is None, "its bot was told bye"
     assert "idle-test" not in cluster_module._RUNS
+
+
+def unfit_reason(spec: BotSpec, origin_python: str, hashes: dict[str, str]) -> str:
+    """What a worker says of ``spec`` when the coordinator reports ``hashes``."""
+    event = Tournament(bots=(spec,), players=2, deals=1, seed=0, rules=Rules(), limits=Limits())
+    origin = Origin("check-test", arena.__version__, origin_python, tuple(hashes.items()))
+    run = cluster_module._Run(origin, Setup.of(event, None, Path("/nonexistent")), "tcp://w:1")
+    try:
+        run.check_bots()
+    except WorkerUnfit as error:
+        return str(error)
+    return "fit"
+
+
+def test_a_worker_checks_each_bot_is_the_coordinators() -> None:
+    bot = ROOT / "sample_bots/python/random_bot.py"
+    # The coordinator's Python lives elsewhere: the worker runs the bot with its own.
+    theirs = "/opt/coordinator/bin/python3"
+    spec = BotSpec(name="py", argv=(theirs, str(bot)), source="py")
+    mine = BotSpec(name="py", argv=(sys.executable, str(bot)), source="py")
+    assert portable_hash(spec, theirs) == portable_hash(mine, sys.executable)
+    assert unfit_reason(spec, theirs, {"py": portable_hash(spec, theirs)}) == "fit"
+    assert unfit_reason(spec, theirs, {"py": "0" * 32}) == (
+        "worker tcp://w:1 cannot run bot 'py': its files differ from the coordinator's "
+        "(bots must be at the same path, with the same files, on every worker)"
+    )
+    gone = BotSpec(name="gone", argv=(theirs, "/nonexistent/bot.py"), source="gone")
+    assert unfit_reason(gone, theirs, {"gone": "0" * 32}).startswith(
+        "worker tcp://w:1 cannot run bot 'gone': /nonexistent/bot.py does not exist here"
+    )

@@ -207,8 +207,11 @@ class DaskExecutor:
             )
             for address in workers
         }
+        # Each worker starts each bot once, each in at most startup_ms.
+        timeout_s = CONNECT_TIMEOUT_S + len(setup.bots) * setup.limits.startup_ms / 1000.0
         for address, future in futures.items():
-            info: WorkerInfo = self._result(future)
+            late = f"worker {address} did not finish starting the bots in {timeout_s:.0f} s"
+            info: WorkerInfo = self._result(future, timeout_s, late=f"{late} (is it still up?)")
             self.workers[address] = info
         if pin:
             self.cpus = _plan_cpus(list(self.workers.values()))
@@ -298,11 +301,18 @@ class DaskExecutor:
         workers = self.client.scheduler_info(n_workers=-1)["workers"]
         return sum(int(worker.get("nthreads", 1)) for worker in workers.values())
 
-    def _result(self, future: Future[Any]) -> Any:
-        """A task's result; a worker's refusal, a task that killed workers, or a lost
-        scheduler as a ClusterError (what was committed before stays)."""
+    def _result(
+        self, future: Future[Any], timeout_s: float | None = None, *, late: str = ""
+    ) -> Any:
+        """A task's result; whatever stops it is a ClusterError naming the cause.
+
+        A worker's refusal, a task that killed workers, a lost scheduler, no
+        result within ``timeout_s`` (the error says ``late``), or an error
+        raised on a worker (its traceback is in that worker's log). What the
+        coordinator committed before stays.
+        """
         try:
-            return future.result()
+            return future.result(timeout=timeout_s)
         except WorkerUnfit as error:
             raise ClusterError(str(error)) from None
         except KilledWorker as error:
@@ -313,6 +323,12 @@ class DaskExecutor:
         except FutureCancelledError as error:
             raise ClusterError(
                 f"the Dask cluster at {self.address} dropped a batch of games ({error.reason})"
+            ) from None
+        except TimeoutError:
+            raise ClusterError(late or f"no result in {timeout_s} s") from None
+        except Exception as error:
+            raise ClusterError(
+                f"a task failed on a worker of {self.address}: {type(error).__name__}: {error}"
             ) from None
 
 
