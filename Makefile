@@ -53,6 +53,7 @@ bench: $(STAMP) $(C_BOT)
 	$(BIN)/python benchmarks/referee.py
 	$(BIN)/python benchmarks/tournament_speed.py
 	$(BIN)/python benchmarks/tournament_scale.py
+	$(BIN)/python benchmarks/cluster_speed.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

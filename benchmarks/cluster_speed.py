@@ -13,7 +13,7 @@ worker can start every bot are timed apart (``setup_s``), since a tournament
 pays them once; ``dask_whole_games_per_s`` counts them in.
 Prints one JSON object and one human line per configuration.
 
-    .venv/bin/python benchmarks/cluster_speed.py [--deals 250] [--rounds 3] [--workers 2]
+    .venv/bin/python benchmarks/cluster_speed.py [--deals 500] [--rounds 3] [--workers 2]
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def measure(
 def main() -> None:
     """Run the benchmark and print its figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=250, help="deal sets (4 games each)")
+    parser.add_argument("--deals", type=int, default=500, help="deal sets (4 games each)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--bots", nargs="+", default=["python", "c"], choices=sorted(BOTS))

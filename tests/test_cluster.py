@@ -365,3 +365,16 @@ def test_a_worker_checks_each_bot_is_the_coordinators() -> None:
     assert unfit_reason(gone, theirs, {"gone": "0" * 32}).startswith(
         "worker tcp://w:1 cannot run bot 'gone': /nonexistent/bot.py does not exist here"
     )
+
+
+def test_a_config_file_can_name_the_cluster(tmp_path: Path) -> None:
+    config = tmp_path / "club.toml"
+    bots = "\n".join(
+        f'[[bots]]\nname = "{name}"\ncommand = "{ROOT / "sample_bots/c/random_bot"}"'
+        for name in "abc"
+    )
+    config.write_text(f'players = 3\ndeals = 2\ndask = "local:2"\n{bots}\n')
+    code, output = run_cli("tournament", str(config), "--out", str(tmp_path / "out"))
+    assert code == 0, output
+    assert "Dask cluster tcp://127.0.0.1:" in output and ": 2 workers, 2 threads;" in output
+    assert "Done: 6/6 games" in output

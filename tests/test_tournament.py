@@ -294,6 +294,9 @@ command = "{C_BOT}"
     config.write_text('pin = "yes"')
     code, output = run_cli("tournament", str(config))
     assert code == 1 and "pin must be true or false, not 'yes'" in output
+    config.write_text("dask = 8786")
+    code, output = run_cli("tournament", str(config))
+    assert code == 1 and "dask must be a string, not 8786" in output
 
 
 def test_ctrl_c_stops_cleanly_and_prints_the_resume_command(tmp_path: Path) -> None:
