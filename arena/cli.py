@@ -561,11 +561,12 @@ def tournament(
     domain(event.schedule)
     label = name or data.get("name") or (config_file.stem if config_file else "tournament")
     folder = out or (Path(data["out"]) if "out" in data else Path("results") / label)
-    address = dask_address or data.get("dask")
-    if address and jobs:
+    if dask_address and jobs:
         raise click.UsageError(
             "--jobs and --dask exclude each other: a cluster has its own workers"
         )
+    # --jobs on the command line plays here even when the config file names a cluster.
+    address = dask_address or (None if jobs else data.get("dask"))
     wanted = protections(required)
     chosen_pin = pin if pin is not None else data.get("pin", True)
 
@@ -576,9 +577,13 @@ def tournament(
         executor: DaskExecutor | None = None
         layers = None
         if address:
-            executor = stack.enter_context(closing(cluster_for(address, notice)))
-            setup = Setup.of(event, sandbox, folder, wanted)
-            layers = domain(partial(executor.check, setup, pin=chosen_pin))
+            try:
+                executor = stack.enter_context(closing(cluster_for(address, notice)))
+                setup = Setup.of(event, sandbox, folder, wanted)
+                layers = domain(partial(executor.check, setup, pin=chosen_pin))
+            except KeyboardInterrupt:
+                click.echo("Interrupted before any game: nothing was written.", err=True)
+                sys.exit(130)
             if not quiet:
                 count = len(executor.workers)
                 threads = sum(worker.nthreads for worker in executor.workers.values())

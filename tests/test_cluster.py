@@ -217,8 +217,8 @@ def test_jobs_and_dask_exclude_each_other(tmp_path: Path) -> None:
     assert "--jobs and --dask exclude each other" in output
 
 
-def info(address: str, host: str, threads: int, cpus: tuple[int, ...]) -> WorkerInfo:
-    return WorkerInfo(address=address, host=host, nthreads=threads, cpus=cpus, layers=())
+def info(address: str, machine: str, threads: int, cpus: tuple[int, ...]) -> WorkerInfo:
+    return WorkerInfo(address=address, machine=machine, nthreads=threads, cpus=cpus, layers=())
 
 
 def test_each_worker_thread_gets_a_cpu_of_its_own_where_its_host_has_enough() -> None:
@@ -377,4 +377,10 @@ def test_a_config_file_can_name_the_cluster(tmp_path: Path) -> None:
     code, output = run_cli("tournament", str(config), "--out", str(tmp_path / "out"))
     assert code == 0, output
     assert "Dask cluster tcp://127.0.0.1:" in output and ": 2 workers, 2 threads;" in output
+    assert "Done: 6/6 games" in output
+    code, output = run_cli(
+        "tournament", str(config), "--jobs", "1", "--out", str(tmp_path / "here")
+    )
+    assert code == 0, output
+    assert "Dask" not in output, "--jobs on the command line plays here"
     assert "Done: 6/6 games" in output

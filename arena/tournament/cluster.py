@@ -26,6 +26,8 @@ from __future__ import annotations
 import logging
 import math
 import os
+import signal
+import socket
 import sys
 import tempfile
 import threading
@@ -83,6 +85,8 @@ class Origin:
     python: str
     #: Each bot's files hash as the coordinator sees it (see :func:`portable_hash`).
     hashes: tuple[tuple[str, str], ...]
+    #: Sandbox layers the results promise (those of the workers checked at start).
+    layers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -90,7 +94,8 @@ class WorkerInfo:
     """What the check found on one worker."""
 
     address: str
-    host: str
+    #: Which machine (its kernel's boot id): workers that share it share its CPUs.
+    machine: str
     nthreads: int
     cpus: tuple[int, ...]
     layers: tuple[str, ...]
@@ -125,18 +130,31 @@ def connect(address: str, *, notice: Callable[[str], None] | None = None) -> Das
         count = address.removeprefix("local:")
         if not count.isdigit() or int(count) < 1:
             raise ClusterError(f"--dask local:N takes a number of workers >= 1, not {count!r}")
-        # One thread each: a worker plays one game at a time, as a --jobs worker does.
-        local = LocalCluster(
-            n_workers=int(count),
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-            silence_logs=logging.ERROR,
-        )
-        return DaskExecutor(Client(local), local, notice=notice)
+        # The workers are started with Ctrl-C ignored (they keep that): a terminal's
+        # Ctrl-C reaches the whole process group, and must stop the coordinator only,
+        # which then ends the workers' games and closes the cluster.
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            # One thread each: a worker plays one game at a time, as a --jobs worker does.
+            local = LocalCluster(
+                n_workers=int(count),
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
+        except (OSError, TimeoutError, RuntimeError) as error:
+            raise ClusterError(f"cannot start a local Dask cluster: {error}") from None
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        try:
+            return DaskExecutor(Client(local), local, notice=notice)
+        except BaseException:
+            local.close()
+            raise
     try:
         client = Client(address, timeout=CONNECT_TIMEOUT_S)
-    except (OSError, TimeoutError, ValueError) as error:
+    except (OSError, TimeoutError, ValueError, TypeError) as error:
         raise ClusterError(
             f"cannot reach the Dask scheduler at {address}: {error}".rstrip(": ")
         ) from None
@@ -148,7 +166,11 @@ def connect(address: str, *, notice: Callable[[str], None] | None = None) -> Das
             f"the Dask scheduler at {address} has no workers (start some with: "
             f"dask worker {address})"
         ) from None
-    return DaskExecutor(client, notice=notice)
+    try:
+        return DaskExecutor(client, notice=notice)
+    except BaseException:
+        client.close()
+        raise
 
 
 class DaskExecutor:
@@ -167,20 +189,20 @@ class DaskExecutor:
         self.batch_s = batch_s
         self.notice = notice
         self.token = uuid.uuid4().hex
+        #: The scheduler's address (kept: asking a lost scheduler would hang an error message).
+        self.address = str(client.scheduler_info()["address"])
         self.workers: dict[str, WorkerInfo] = {}
-        #: Worker address -> a CPU for each of its threads (see :meth:`_plan_cpus`).
+        #: Worker address -> a CPU for each of its threads (see :func:`_plan_cpus`).
         self.cpus: dict[str, tuple[int, ...]] = {}
-
-    @property
-    def address(self) -> str:
-        """The scheduler's address."""
-        return str(self.client.scheduler_info()["address"])
+        #: The sandbox layers every checked worker has: a worker joining later must have them.
+        self.layers: tuple[str, ...] = ()
+        self._threads_seen = (0.0, 1)
 
     def origin(self, setup: Setup) -> Origin:
         """What the workers are told of this coordinator."""
         python = sys.executable
         hashes = tuple((spec.name, portable_hash(spec, python)) for spec in setup.bots)
-        return Origin(self.token, arena.__version__, python, hashes)
+        return Origin(self.token, arena.__version__, python, hashes, self.layers)
 
     def check(self, setup: Setup, *, pin: bool = True) -> tuple[str, ...]:
         """Check that every worker can start every bot; return the sandbox layers all use.
@@ -218,7 +240,8 @@ class DaskExecutor:
         layers = [set(info.layers) for info in self.workers.values()]
         common = set.intersection(*layers) if layers else set()
         first = next(iter(self.workers.values()))
-        return tuple(layer for layer in first.layers if layer in common)
+        self.layers = tuple(layer for layer in first.layers if layer in common)
+        return self.layers
 
     @contextmanager
     def play(
@@ -229,15 +252,19 @@ class DaskExecutor:
             self.check(setup)
         marker = setup.folder / _MARKER
         marker.write_text(self.token)
-        pending: set[Future[Any]] = set()
+        pending: dict[Future[Any], list[ScheduledGame]] = {}
         try:
             yield self._results(setup, games, disabled, pending)
         finally:
-            if pending:
-                self.client.cancel(list(pending))
-            with suppress(OSError, TimeoutError):
-                self.client.run(_close_run, self.token)
-            marker.unlink(missing_ok=True)
+            try:
+                # Best effort: the cluster may be gone, and the error that brought us
+                # here (or the user's Ctrl-C) is what must be reported.
+                with suppress(Exception):
+                    if pending:
+                        self.client.cancel(list(pending))
+                    self.client.run(_close_run, self.token, on_error="ignore")
+            finally:
+                marker.unlink(missing_ok=True)
 
     def close(self) -> None:
         """Disconnect (and stop the LocalCluster this executor started)."""
@@ -252,7 +279,7 @@ class DaskExecutor:
         setup: Setup,
         games: Sequence[ScheduledGame],
         disabled: Mapping[str, str],
-        pending: set[Future[Any]],
+        pending: dict[Future[Any], list[ScheduledGame]],
     ) -> Iterator[Finished]:
         origin = self.origin(setup)
         queue = deque(games)
@@ -273,7 +300,7 @@ class DaskExecutor:
                 pure=False,
                 key=f"arena-batch-{self.token}-{batch[0].ordinal}",
             )
-            pending.add(future)
+            pending[future] = batch
             stream.add(future)
 
         def refill() -> None:
@@ -283,7 +310,11 @@ class DaskExecutor:
         refill()
         for future in stream:
             result: BatchResult = self._result(future)
-            pending.discard(future)
+            batch = pending.pop(future)
+            # A worker closing a tournament (reaped as idle) returns what it played: the rest
+            # goes out again.
+            returned = {finished.ordinal for finished, _ in result.games}
+            queue.extendleft(reversed([game for game in batch if game.ordinal not in returned]))
             if result.log_dir is not None and result.worker not in told:
                 told.add(result.worker)
                 if self.notice:
@@ -298,8 +329,17 @@ class DaskExecutor:
             refill()
 
     def _threads(self) -> int:
-        workers = self.client.scheduler_info(n_workers=-1)["workers"]
-        return sum(int(worker.get("nthreads", 1)) for worker in workers.values())
+        """The cluster's worker threads, asked of the scheduler at most once a second."""
+        asked, threads = self._threads_seen
+        now = time.monotonic()
+        if now - asked >= 1.0:
+            try:
+                workers = self.client.scheduler_info(n_workers=-1)["workers"]
+            except (OSError, TimeoutError) as error:
+                raise ClusterError(f"lost the Dask scheduler at {self.address}: {error}") from None
+            threads = max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
+            self._threads_seen = (now, threads)
+        return threads
 
     def _result(
         self, future: Future[Any], timeout_s: float | None = None, *, late: str = ""
@@ -317,8 +357,8 @@ class DaskExecutor:
             raise ClusterError(str(error)) from None
         except KilledWorker as error:
             raise ClusterError(
-                f"a batch of games was running on a worker each of the {error.allowed_failures} "
-                "times one died: see the Dask worker logs"
+                f"a batch of games was running on a worker each time one died, "
+                f"{error.allowed_failures + 1} times: see the Dask worker logs"
             ) from None
         except FutureCancelledError as error:
             raise ClusterError(
@@ -365,7 +405,7 @@ def _plan_cpus(workers: Sequence[WorkerInfo]) -> dict[str, tuple[int, ...]]:
     plan: dict[str, tuple[int, ...]] = {}
     hosts: dict[str, list[WorkerInfo]] = {}
     for info in workers:
-        hosts.setdefault(info.host, []).append(info)
+        hosts.setdefault(info.machine, []).append(info)
     for group in hosts.values():
         cpus = sorted(set.intersection(*(set(info.cpus) for info in group)))
         if len(cpus) < 2 or sum(info.nthreads for info in group) > len(cpus):
@@ -385,7 +425,7 @@ class _Run:
     def __init__(self, origin: Origin, setup: Setup, address: str) -> None:
         self.origin = origin
         self.address = address
-        self.sandbox = _worker_sandbox(setup, address)
+        self.sandbox = _worker_sandbox(setup, address, origin.layers)
         self.setup = replace(setup, bots=tuple(_localise(spec, origin) for spec in setup.bots))
         self.lock = threading.Lock()
         self.seats: dict[int, Seats] = {}
@@ -466,28 +506,47 @@ class _Run:
 
 
 _RUNS: dict[str, _Run] = {}
+#: Tournaments their coordinator closed: a batch of theirs still queued plays nothing.
+_CLOSED: set[str] = set()
 _RUNS_LOCK = threading.Lock()
 _REAPER: list[threading.Thread] = []
 
 
-def _run_for(origin: Origin, setup: Setup) -> _Run:
-    """This worker's state for the tournament, checked when first made."""
+class RunClosed(Exception):
+    """A batch of a tournament its coordinator has closed (nobody waits for its result)."""
+
+
+def _enter(origin: Origin, setup: Setup) -> tuple[_Run, Seats, int]:
+    """The tournament's state (made and checked if new), this thread's seats and slot.
+
+    The thread is marked busy before the lock is let go, so the reaper
+    cannot close the tournament under a batch that is about to start.
+    """
     with _RUNS_LOCK:
-        if not _REAPER:
-            _REAPER.append(threading.Thread(target=_reaper, name="arena-reaper", daemon=True))
-            _REAPER[0].start()
-        run = _RUNS.get(origin.token)
-        if run is None:
-            address = str(get_worker().address)
-            if origin.version != arena.__version__:
-                raise WorkerUnfit(
-                    f"worker {address} runs arena {arena.__version__}, the coordinator "
-                    f"{origin.version}: install the same version everywhere"
-                )
-            run = _Run(origin, setup, address)
-            run.check_bots()
-            _RUNS[origin.token] = run
-        return run
+        if origin.token in _CLOSED:
+            raise RunClosed(origin.token)
+        run = _run_for(origin, setup)
+        seats, slot = run.enter()
+        return run, seats, slot
+
+
+def _run_for(origin: Origin, setup: Setup) -> _Run:
+    """This worker's state for the tournament, checked when first made (hold _RUNS_LOCK)."""
+    if not _REAPER:
+        _REAPER.append(threading.Thread(target=_reaper, name="arena-reaper", daemon=True))
+        _REAPER[0].start()
+    run = _RUNS.get(origin.token)
+    if run is None:
+        address = str(get_worker().address)
+        if origin.version != arena.__version__:
+            raise WorkerUnfit(
+                f"worker {address} runs arena {arena.__version__}, the coordinator "
+                f"{origin.version}: install the same version everywhere"
+            )
+        run = _Run(origin, setup, address)
+        run.check_bots()
+        _RUNS[origin.token] = run
+    return run
 
 
 def reap_idle(now: float) -> list[str]:
@@ -515,11 +574,12 @@ def _reaper() -> None:
 
 
 def _check_task(origin: Origin, setup: Setup) -> WorkerInfo:
-    run = _run_for(origin, setup)
+    with _RUNS_LOCK:
+        run = _run_for(origin, setup)
     worker = get_worker()
     return WorkerInfo(
         address=run.address,
-        host=str(worker.address).rsplit(":", 1)[0].split("://")[-1],
+        machine=_machine(),
         nthreads=int(worker.state.nthreads),
         cpus=tuple(sorted(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else (),
         layers=run.sandbox.layers if run.sandbox else (),
@@ -533,8 +593,10 @@ def _batch_task(
     disabled: Mapping[str, str],
     cpus: Mapping[str, Sequence[int]],
 ) -> BatchResult:
-    run = _run_for(origin, setup)
-    seats, slot = run.enter()
+    try:
+        run, seats, slot = _enter(origin, setup)
+    except RunClosed:  # queued before its coordinator closed the tournament: nobody waits
+        return BatchResult(worker=str(get_worker().address), host="", log_dir=None, games=[])
     mine = cpus.get(run.address, ())
     played: list[tuple[Finished, bytes]] = []
     try:
@@ -556,14 +618,24 @@ def _batch_task(
 
 
 def _close_run(token: str) -> None:
+    """The coordinator is done: close the tournament's bots, away from the worker's event loop."""
+    threading.Thread(target=_close_now, args=(token,), name="arena-close").start()
+
+
+def _close_now(token: str) -> None:
     with _RUNS_LOCK:
+        _CLOSED.add(token)
         run = _RUNS.pop(token, None)
     if run is not None:
         run.close()
 
 
-def _worker_sandbox(setup: Setup, address: str) -> Capabilities | None:
-    """This worker's own sandbox (each machine offers its own layers), with --require checked."""
+def _worker_sandbox(setup: Setup, address: str, layers: Sequence[str] = ()) -> Capabilities | None:
+    """This worker's own sandbox (each machine offers its own layers).
+
+    It must provide what --require asks for, and ``layers``: those the
+    results promise, for a worker that joins after the start.
+    """
     if setup.sandbox is None:
         return None
     capabilities = detect()
@@ -571,7 +643,21 @@ def _worker_sandbox(setup: Setup, address: str) -> Capabilities | None:
         require(capabilities, setup.required)
     except ArenaError as error:
         raise WorkerUnfit(f"worker {address}: {error}") from None
+    missing = [layer for layer in layers if layer not in capabilities.layers]
+    if missing:
+        raise WorkerUnfit(
+            f"worker {address} lacks the sandbox layers {', '.join(missing)} that the "
+            "workers checked at the start have"
+        )
     return capabilities
+
+
+def _machine() -> str:
+    """This machine's kernel boot id (containers on one machine share it), else its name."""
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return socket.gethostname()
 
 
 def _localise(spec: BotSpec, origin: Origin) -> BotSpec:

@@ -19,7 +19,6 @@ import shlex
 import sys
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
@@ -247,11 +246,6 @@ def files_hash(spec: BotSpec) -> str:
 
 # ---------------------------------------------------------------------- workers
 
-#: Idle bot processes a worker keeps at most; past that the least recently used says bye.
-#: Tables come in schedule order, so a worker needs few bots at a time, while a
-#: worker that kept every bot of a 200-bot class alive would hold gigabytes.
-MAX_LIVE_BOTS = 24
-
 
 @dataclass(frozen=True)
 class Setup:
@@ -275,14 +269,18 @@ class Setup:
         folder: Path,
         required: Sequence[str] = (),
     ) -> Setup:
-        """The setup of ``tournament``, whose results go to ``folder``."""
+        """The setup of ``tournament``, whose results go to ``folder``.
+
+        The folder is made absolute: a worker on another machine, started in
+        another folder, must find the same one.
+        """
         return cls(
             tournament.bots,
             tournament.rules,
             tournament.limits,
             dict(tournament.resources),
             sandbox,
-            folder,
+            folder.absolute(),
             tuple(required),
         )
 
@@ -295,7 +293,7 @@ class Seats:
         self.log_dir = log_dir
         self.sandbox = sandbox
         self.specs = {spec.name: spec for spec in setup.bots}
-        self.players: OrderedDict[str, ProcessPlayer] = OrderedDict()
+        self.players: dict[str, ProcessPlayer] = {}
 
     def player(self, name: str, disabled: Mapping[str, str]) -> Player:
         """The seat of bot ``name``: its live process, started when first needed."""
@@ -311,7 +309,6 @@ class Seats:
                 resources=self.setup.resources,
             )
             self.players[name] = player
-        self.players.move_to_end(name)
         return player
 
     def play(self, game: ScheduledGame, disabled: Mapping[str, str]) -> tuple[Finished, GameResult]:
@@ -327,8 +324,6 @@ class Seats:
             header_extra={"sandbox": list(self.sandbox.layers) if self.sandbox else []},
         )
         duration_ms = (time.monotonic() - start) * 1000.0
-        while len(self.players) > MAX_LIVE_BOTS:
-            self.players.popitem(last=False)[1].close()
         finished = Finished(
             ordinal=game.ordinal,
             placements=result.placements,
