@@ -24,6 +24,27 @@ def test_name_equals_command_with_relative_paths(tmp_path: Path) -> None:
     assert spec.argv == (sys.executable, str(tmp_path / "bot.py"), "--level", "3")
 
 
+@pytest.mark.parametrize(
+    ("shebang", "arenas_python"),
+    [
+        ("#!/usr/bin/env python3", True),
+        ("#!/usr/bin/env python", True),
+        ("#!/usr/bin/python3", False),  # a chosen interpreter stays
+        ("#!/bin/sh", False),
+    ],
+)
+def test_a_script_asking_for_the_paths_python_gets_arenas(
+    tmp_path: Path, shebang: str, arenas_python: bool
+) -> None:
+    """A virtual environment's python on PATH may have its base install where bots cannot read."""
+    script = tmp_path / "bot.py"
+    script.write_text(f"{shebang}\nprint('hi')\n")
+    script.chmod(0o755)
+    spec = parse_bot("./bot.py", tmp_path)
+    expected = (sys.executable, str(script)) if arenas_python else (str(script),)
+    assert spec.argv == expected
+
+
 def test_name_is_derived_from_the_script(tmp_path: Path) -> None:
     write_bot(tmp_path, "greedy_bot.py")
     assert parse_bot("python3 greedy_bot.py", tmp_path).name == "greedy_bot"

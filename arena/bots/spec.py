@@ -192,6 +192,8 @@ def _resolve(
         if check_files and not (os.path.isfile(path) and os.access(path, os.X_OK)):
             why = "not executable" if os.path.exists(path) else "no such file"
             raise BotError(f"bot {name!r}: cannot start {program}: {why}")
+        if _asks_for_python(path):
+            return (sys.executable, path, *resolved_args)
         return (path, *resolved_args)
     found = shutil.which(program)
     if found is None:
@@ -199,6 +201,26 @@ def _resolve(
             raise BotError(f"bot {name!r}: cannot start {program}: no such program on PATH")
         return (program, *resolved_args)
     return (found, *resolved_args)
+
+
+def _asks_for_python(path: str) -> bool:
+    """Whether a script's first line runs "whatever python is on PATH" (``#!/usr/bin/env python3``).
+
+    Such a script gets arena's own interpreter, as ``python3 bot.py`` does:
+    the PATH's python may be a virtual environment's, whose base install
+    the sandbox cannot see, or a version manager's shim.
+    """
+    try:
+        with open(path, "rb") as script:
+            first = script.readline(200)
+    except OSError:
+        return False
+    words = first.removeprefix(b"#!").split() if first.startswith(b"#!") else []
+    return (
+        len(words) == 2
+        and words[0].endswith(b"/env")
+        and words[1].decode(errors="replace") in _PYTHON_NAMES
+    )
 
 
 def _resolve_path(token: str, base: Path) -> str:
