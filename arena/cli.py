@@ -28,6 +28,7 @@ from arena.errors import ArenaError
 from arena.game.rules import OPTION_NAMES, Rules, parse_rule_assignment
 from arena.protocol import Limits
 from arena.referee import play_game, read_replay, write_replay
+from arena.report.html import leaderboard_table, page, pairwise_table
 from arena.report.leaderboard import render_leaderboard, render_pairwise
 from arena.report.narrate import narrate
 from arena.simulate import random_game
@@ -683,7 +684,7 @@ def _duration(seconds: float) -> str:
     return f"{hours}h{minutes:02d}m"
 
 
-LEADERBOARD_FORMATS = ("table", "json", "csv", "markdown")
+LEADERBOARD_FORMATS = ("table", "json", "csv", "markdown", "html")
 
 
 @main.command()
@@ -709,6 +710,16 @@ def leaderboard(folder: Path, fmt: str, pairwise: bool) -> None:
         done, total = store.done(), store.total()
     finally:
         store.close()
+    if fmt == "html":
+        body = leaderboard_table(rows)
+        if pairwise:
+            body += "\n<h2>Who places above whom</h2>\n"
+            body += pairwise_table([row["bot"] for row in rows], pairs)
+        played = f"{done} of {total} games" if done < total else f"{total} games"
+        title = f"Leaderboard: {folder.resolve().name}"
+        subtitle = f"{played}; TrueSkill, score = mu - 3 sigma"
+        click.echo(page(title, body, subtitle=subtitle), nl=False)
+        return
     click.echo(render_leaderboard(rows, fmt), nl=fmt != "json")
     if fmt == "json":
         click.echo("")

@@ -1,0 +1,122 @@
+"""HTML pages: the leaderboard table with its rating bars, the pairwise heat map, offline pages.
+
+The pages are parsed back with the standard library's HTML parser, so the
+checks read what a browser would: the rows, their cells, the bars' geometry.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+from arena.report.html import BAR_WIDTH, leaderboard_table, page, pairwise_table
+from tests.test_tournament import C_BOT, run_cli
+
+
+class Tables(HTMLParser):
+    """Every table's rows (lists of cell texts), every element with its attributes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: list[list[list[str]]] = []
+        self.elements: list[tuple[str, dict[str, str | None]]] = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.elements.append((tag, dict(attrs)))
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr":
+            self.tables[-1].append([])
+        elif tag in ("td", "th"):
+            self._cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th") and self._cell is not None:
+            self.tables[-1][-1].append("".join(self._cell).strip())
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def parse(text: str) -> Tables:
+    parser = Tables()
+    parser.feed(text)
+    return parser
+
+
+def row(bot: str, mu: float, sigma: float, rank: int) -> dict[str, Any]:
+    return {
+        "rank": rank,
+        "bot": bot,
+        "mu": mu,
+        "sigma": sigma,
+        "score": round(mu - 3 * sigma, 3),
+        "games": 10,
+        "wins": 4,
+        "win_pct": 40.0,
+        "avg_place": 1.5,
+        "faults": {"timeout": 2} if bot == "slow" else {},
+    }
+
+
+def test_the_leaderboard_table_has_a_row_and_a_bar_per_bot() -> None:
+    rows = [row("alice", 30.0, 1.0, 1), row("slow", 25.0, 2.0, 2), row("<b>x</b>", 20.0, 3.0, 3)]
+    parsed = parse(leaderboard_table(rows))
+    header, *cells = parsed.tables[0]
+    assert header[:5] == ["rank", "bot", "rating (mu \u00b1 3 sigma)", "score", "mu"]
+    assert [line[:2] for line in cells] == [["1", "alice"], ["2", "slow"], ["3", "<b>x</b>"]]
+    assert cells[0][3:6] == ["27.00", "30.00", "1.00"]
+    assert cells[1][-1] == "timeout: 2" and cells[0][-1] == "-"
+    circles = [float(attrs["cx"] or 0) for tag, attrs in parsed.elements if tag == "circle"]
+    ranges = [
+        (float(attrs["x1"] or 0), float(attrs["x2"] or 0))
+        for tag, attrs in parsed.elements
+        if tag == "line" and attrs.get("class") == "range"
+    ]
+    assert circles == sorted(circles, reverse=True), "a higher mu sits further right"
+    assert all(x1 < cx < x2 for (x1, x2), cx in zip(ranges, circles, strict=True))
+    assert min(x1 for x1, _ in ranges) == 8 and max(x2 for _, x2 in ranges) == BAR_WIDTH - 8
+    assert "<b>" not in leaderboard_table(rows), "names are escaped"
+
+
+def test_the_pairwise_heat_map_colours_who_places_above_whom() -> None:
+    pairs = {("a", "b"): (9, 10), ("b", "a"): (1, 10)}
+    parsed = parse(pairwise_table(["a", "b"], pairs))
+    assert parsed.tables[0] == [
+        ["placed above \u2192", "a", "b"],
+        ["a", "-", "90%"],
+        ["b", "10%", "-"],
+    ]
+    styles = [
+        attrs["style"] for tag, attrs in parsed.elements if tag == "td" and attrs.get("style")
+    ]
+    assert styles == ["background: hsl(220 80% 55% / 0.80)", "background: hsl(0 80% 55% / 0.80)"]
+
+
+def test_a_page_needs_nothing_from_the_network() -> None:
+    text = page("Leaderboard: <club>", "<p>hi</p>", subtitle="3 games")
+    assert text.startswith("<!DOCTYPE html>")
+    assert "<title>Leaderboard: &lt;club&gt;</title>" in text
+    assert not re.search(r"(src|href)\s*=", text), "no file or address is loaded"
+
+
+def test_leaderboard_format_html_of_a_tournament(tmp_path: Path) -> None:
+    bots = [arg for name in "abc" for arg in ("--bot", f"{name}={C_BOT}")]
+    code, output = run_cli("tournament", *bots, "--players", "3", "--deals", "2",
+                           "--out", str(tmp_path / "club"), "--quiet")  # fmt: skip
+    assert code == 0, output
+    code, text = run_cli("leaderboard", str(tmp_path / "club"), "--format", "html", "--pairwise")
+    assert code == 0, text
+    parsed = parse(text)
+    board, heat = parsed.tables
+    assert sorted(line[1] for line in board[1:]) == ["a", "b", "c"]
+    assert [line[0] for line in board[1:]] == ["1", "2", "3"]
+    assert all(line[6] == "6" for line in board[1:]), "each bot played 6 games"
+    assert [line[0] for line in heat[1:]] == [line[1] for line in board[1:]]
+    assert "<title>Leaderboard: club</title>" in text and "6 games" in text
+    assert not re.search(r"(src|href)\s*=", text)
