@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 
 C_BOT := sample_bots/c/random_bot
 
-.PHONY: test demo lint bench clean sandbox-deps
+.PHONY: test demo lint bench clean sandbox-deps browser-deps
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,7 +35,18 @@ sandbox-deps:
 		fi; \
 	fi
 
-test: lint $(C_BOT) sandbox-deps
+# The HTML tests drive a real browser: Debian's chromium, installed where we can.
+browser-deps:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "installing chromium for the browser tests"; \
+			apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
+		else \
+			echo "chromium is not installed and cannot be installed here: the browser tests will say so"; \
+		fi; \
+	fi
+
+test: lint $(C_BOT) sandbox-deps browser-deps
 	$(BIN)/pytest -q
 
 # The main job: a round-robin tournament of the sample bots, then its leaderboard.
