@@ -24,27 +24,26 @@ lint: $(STAMP)
 $(C_BOT): sample_bots/c/random_bot.c
 	$(MAKE) -s -C sample_bots/c
 
-# The sandbox tests cover bubblewrap too: install it where we can (root with apt).
-sandbox-deps:
-	@if ! command -v bwrap >/dev/null 2>&1; then \
+# $(call debian-package,COMMAND,PACKAGE): install PACKAGE unless COMMAND exists, where we
+# can (root with apt-get); elsewhere the tests that need it say plainly they were not run.
+define debian-package
+	@if ! command -v $(1) >/dev/null 2>&1; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-			echo "installing bubblewrap for the sandbox"; \
-			apt-get update -qq && apt-get install -y -qq bubblewrap >/dev/null; \
+			echo "installing $(2) for the tests"; \
+			apt-get update -qq && apt-get install -y -qq $(2) >/dev/null; \
 		else \
-			echo "bubblewrap is not installed and cannot be installed here: its tests will say so"; \
+			echo "$(2) is not installed and cannot be installed here: its tests will say so"; \
 		fi; \
 	fi
+endef
 
-# The HTML tests drive a real browser: Debian's chromium, installed where we can.
+# The sandbox tests cover bubblewrap too.
+sandbox-deps:
+	$(call debian-package,bwrap,bubblewrap)
+
+# The HTML tests drive a real browser: Debian's chromium.
 browser-deps:
-	@if ! command -v chromium >/dev/null 2>&1; then \
-		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-			echo "installing chromium for the browser tests"; \
-			apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
-		else \
-			echo "chromium is not installed and cannot be installed here: the browser tests will say so"; \
-		fi; \
-	fi
+	$(call debian-package,chromium,chromium)
 
 test: lint $(C_BOT) sandbox-deps browser-deps
 	$(BIN)/pytest -q
