@@ -31,6 +31,7 @@ from arena.referee import play_game, read_replay, write_replay
 from arena.report.html import leaderboard_table, page, pairwise_table
 from arena.report.leaderboard import render_leaderboard, render_pairwise
 from arena.report.narrate import narrate
+from arena.report.replay_view import viewer_page
 from arena.simulate import random_game
 from arena.tournament.config import command_line_bots, config_bots, load_config
 from arena.tournament.runner import Setup, Tournament, open_store, resume_command, run
@@ -328,15 +329,28 @@ def play(
 @click.option("--game", "game_id", default=None, help="The game to show, when PATH is a folder.")
 @click.option("--step", is_flag=True, help="Wait for Enter after each trick.")
 @click.option("--hide-hands", is_flag=True, help="Do not print every seat's cards at each deal.")
-def replay(path: Path, game_id: str | None, step: bool, hide_hands: bool) -> None:
+@click.option(
+    "--html",
+    "html_out",
+    is_flag=False,
+    flag_value="-",
+    default=None,
+    metavar="[FILE]",
+    help="Write a page that replays the game card by card (to FILE, else GAME.html).",
+)
+def replay(
+    path: Path, game_id: str | None, step: bool, hide_hands: bool, html_out: str | None
+) -> None:
     """Step through a recorded game, trick by trick.
 
     PATH is a replay file (.jsonl) or a results folder with a replays/
-    folder (then name the game with --game).
+    folder (then name the game with --game). With --html, write a page
+    that opens offline in a browser and steps through the game instead.
 
     \b
     Example:
         arena replay game.jsonl --step
+        arena replay game.jsonl --html game.html
     """
     file = _replay_file(path, game_id)
     try:
@@ -346,6 +360,14 @@ def replay(path: Path, game_id: str | None, step: bool, hide_hands: bool) -> Non
     if not records or records[0].get("type") != "game":
         raise click.ClickException(f"{file}: not a replay: the first line is not a game header")
     header = records[0]
+    if html_out is not None:
+        target = Path(f"{header['game']}.html") if html_out == "-" else Path(html_out)
+        try:
+            target.write_text(viewer_page(records), encoding="utf-8")
+        except OSError as error:
+            raise click.ClickException(f"cannot write {target}: {error.strerror}") from None
+        click.echo(f"Replay viewer written to {target}")
+        return
     names = [p["name"] for p in sorted(header["players"], key=lambda p: p["seat"])]
     click.echo(f"Game {header['game']}, seed {header['seed']}: " + ", ".join(names))
     for line in narrate(records[1:], names, show_hands=not hide_hands):

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, Route, sync_playwright
 
+from arena.referee import read_replay
+from arena.report.replay_view import frames
 from tests.test_tournament import C_BOT, run_cli
 
 CHROMIUM = shutil.which("chromium")
@@ -79,4 +81,51 @@ def test_the_html_leaderboard_in_a_browser(browser: Browser, tmp_path: Path) -> 
     assert page.title() == "Leaderboard: club"
     page.screenshot(path=str(tmp_path / "leaderboard.png"), full_page=True)
     assert (tmp_path / "leaderboard.png").stat().st_size > 10_000
+    assert requests == [], "the page loads nothing"
+
+
+def shown_seats(page: Page) -> list[list[str]]:
+    """The cards each seat shows."""
+    seats = page.locator("#seats .seat")
+    return [
+        seats.nth(index).locator(".card").evaluate_all("nodes => nodes.map(n => n.dataset.card)")
+        for index in range(seats.count())
+    ]
+
+
+def test_the_replay_viewer_steps_through_a_whole_game(browser: Browser, tmp_path: Path) -> None:
+    replay = tmp_path / "game.jsonl"
+    code, output = run_cli(
+        "play", f"a={C_BOT}", f"b={C_BOT}", f"c={C_BOT}", "--seed", "11",
+        "--replay", str(replay), "--quiet",
+    )  # fmt: skip
+    assert code == 0, output
+    page_file = tmp_path / "game.html"
+    code, output = run_cli("replay", str(replay), "--html", str(page_file))
+    assert code == 0, output
+    expected = frames(read_replay(replay))
+    requests: list[str] = []
+    page = offline(browser, page_file, requests)
+    for index, frame in enumerate(expected):
+        assert page.locator("#step").inner_text() == f"{index + 1} / {len(expected)}"
+        assert page.locator("#caption").inner_text() == frame["caption"]
+        assert shown_seats(page) == [seat["cards"] for seat in frame["seats"]], frame["caption"]
+        trick = page.locator("#trick .card").evaluate_all("ns => ns.map(n => n.dataset.card)")
+        assert trick == [card for _, card in frame["trick"]]
+        if index == len(expected) // 2:
+            page.screenshot(path=str(tmp_path / "replay-middle.png"), full_page=True)
+        page.keyboard.press("ArrowRight")
+    final = expected[-1]
+    assert final["placements"] is not None
+    names = page.locator("#seats .seat .name").all_inner_texts()
+    assert [name.rsplit("place ", 1)[1] for name in names] == [
+        str(place) for place in final["placements"]
+    ]
+    page.screenshot(path=str(tmp_path / "replay-end.png"), full_page=True)
+    page.locator("#prev").click()
+    assert page.locator("#caption").inner_text() == expected[-2]["caption"]
+    page.select_option("#jump", "2")
+    first_of_hand_2 = next(i for i, f in enumerate(expected) if f["hand"] == 2)
+    assert page.locator("#step").inner_text() == f"{first_of_hand_2 + 1} / {len(expected)}"
+    assert page.locator("#caption").inner_text().startswith("Hand 2: ")
     assert requests == [], "the page loads nothing"

@@ -11,7 +11,13 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from arena.game import Rules
+from arena.players import RandomPlayer
+from arena.referee import play_game
 from arena.report.html import BAR_WIDTH, leaderboard_table, page, pairwise_table
+from arena.report.replay_view import frames, viewer_page
 from tests.test_tournament import C_BOT, run_cli
 
 
@@ -120,3 +126,40 @@ def test_leaderboard_format_html_of_a_tournament(tmp_path: Path) -> None:
     assert [line[0] for line in heat[1:]] == [line[1] for line in board[1:]]
     assert "<title>Leaderboard: club</title>" in text and "6 games" in text
     assert not re.search(r"(src|href)\s*=", text)
+
+
+@pytest.mark.parametrize(("players", "options"), [(3, {}), (5, {"dog_life": "expanded"})])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_replay_frames_follow_every_card(players: int, options: dict[str, str], seed: int) -> None:
+    rules = Rules(players=players, **options)  # type: ignore[arg-type]
+    seats = [RandomPlayer(f"p{n}") for n in range(players)]
+    records = play_game(seats, rules, seed=seed, game_id=f"g{seed}").replay
+    shown = frames(records)
+    assert shown[0]["caption"].startswith(f"Game g{seed}")
+    steps = [record for record in records[1:] if record["type"] != "move"]
+    assert len(shown) == len(steps) + 1, "one frame for each line but the moves"
+    dealt: list[list[str]] = []
+    for record, frame, before in zip(steps, shown[1:], shown[:-1], strict=True):
+        cards = [seat["cards"] for seat in frame["seats"]]
+        if record["type"] == "deal":
+            dealt = [list(hand) for hand in record["hands"]]
+            assert cards == dealt
+        if record["type"] == "event" and record["event"] == "play":
+            seat = record["seat"]
+            assert record["card"] in before["seats"][seat]["cards"]
+            assert record["card"] not in cards[seat]
+            assert frame["trick"][-1] == [seat, record["card"]]
+        if record["type"] == "hand_end":
+            assert [seat["tricks"] for seat in before["seats"]] == record["tricks"]
+        assert all(set(hand) <= set(deal) for hand, deal in zip(cards, dealt, strict=False))
+    assert shown[-1]["placements"] == records[-1]["placements"]
+    assert "wins" in shown[-1]["caption"]
+
+
+def test_the_viewer_page_carries_its_frames_and_loads_nothing() -> None:
+    records = play_game(
+        [RandomPlayer("a"), RandomPlayer("</script>")], Rules(players=2), seed=4, game_id="x"
+    ).replay
+    text = viewer_page(records)
+    assert not re.search(r"(src|href)\s*=", text)
+    assert text.count("</script>") == 2, "a name cannot close the frames' script"
