@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, sync_playwright
 
 from arena.referee import read_replay
-from arena.report.replay_view import frames
+from arena.report.replay_view import card_text, frames
 from tests.test_tournament import C_BOT, run_cli
 
 CHROMIUM = shutil.which("chromium")
@@ -112,6 +112,8 @@ def test_the_replay_viewer_steps_through_a_whole_game(browser: Browser, tmp_path
         assert shown_seats(page) == [seat["cards"] for seat in frame["seats"]], frame["caption"]
         trick = page.locator("#trick .card").evaluate_all("ns => ns.map(n => n.dataset.card)")
         assert trick == [card for _, card in frame["trick"]]
+        if frame["turn_up"]:
+            assert card_text(frame["turn_up"]) in page.locator("#trump").inner_text()
         if index == len(expected) // 2:
             page.screenshot(path=str(tmp_path / "replay-middle.png"), full_page=True)
         page.keyboard.press("ArrowRight")

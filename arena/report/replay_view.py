@@ -132,7 +132,8 @@ function draw() {
   $("step").textContent = `${at + 1} / ${frames.length}`;
   $("caption").textContent = f.caption;
   $("hand").textContent = f.hand ? `hand ${f.hand}` : "";
-  $("trump").textContent = f.trump ? `trumps ${suits[f.trump] || f.trump}` : "trumps: -";
+  const turnUp = f.turn_up ? ` (turned up: ${show(f.turn_up)})` : "";
+  $("trump").textContent = (f.trump ? `trumps ${suits[f.trump] || f.trump}` : "trumps: -") + turnUp;
   const seats = $("seats");
   seats.replaceChildren();
   f.seats.forEach((seat, index) => {
