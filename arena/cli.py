@@ -32,6 +32,7 @@ from arena.report.html import leaderboard_table, page, pairwise_table
 from arena.report.leaderboard import render_leaderboard, render_pairwise
 from arena.report.narrate import narrate
 from arena.report.replay_view import viewer_page
+from arena.report.tournament_report import report_page
 from arena.simulate import random_game
 from arena.tournament.config import command_line_bots, config_bots, load_config
 from arena.tournament.runner import Setup, Tournament, open_store, resume_command, run
@@ -141,6 +142,14 @@ def sandbox_for(required: str, no_sandbox: bool) -> Capabilities | None:
     capabilities = detect()
     domain(lambda: require(capabilities, wanted))
     return capabilities
+
+
+def write_page(target: Path, text: str) -> None:
+    """Write an HTML page; a place that cannot be written is a one-line error."""
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise click.ClickException(f"cannot write {target}: {error.strerror}") from None
 
 
 def protections(required: str) -> list[str]:
@@ -362,10 +371,7 @@ def replay(
     header = records[0]
     if html_out is not None:
         target = Path(f"{header['game']}.html") if html_out == "-" else Path(html_out)
-        try:
-            target.write_text(viewer_page(records), encoding="utf-8")
-        except OSError as error:
-            raise click.ClickException(f"cannot write {target}: {error.strerror}") from None
+        write_page(target, viewer_page(records))
         click.echo(f"Replay viewer written to {target}")
         return
     names = [p["name"] for p in sorted(header["players"], key=lambda p: p["seat"])]
@@ -704,6 +710,35 @@ def _duration(seconds: float) -> str:
         return f"{minutes}m{seconds:02d}s"
     hours, minutes = divmod(minutes, 60)
     return f"{hours}h{minutes:02d}m"
+
+
+@main.command()
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Where to write the page (default: FOLDER/report.html).",
+)
+def report(folder: Path, output: Path | None) -> None:
+    """Write a tournament's report: one HTML file that opens offline in any browser.
+
+    The leaderboard with rating bars, each bot's score over the games, who
+    places above whom, faults by kind and the sandbox layers.
+
+    \b
+    Example:
+        arena report results/demo
+    """
+    store = domain(lambda: open_existing(folder))
+    try:
+        text = report_page(store, f"Tournament: {folder.resolve().name}")
+    finally:
+        store.close()
+    target = output or folder / "report.html"
+    write_page(target, text)
+    click.echo(f"Report written to {target}")
 
 
 LEADERBOARD_FORMATS = ("table", "json", "csv", "markdown", "html")

@@ -131,3 +131,23 @@ def test_the_replay_viewer_steps_through_a_whole_game(browser: Browser, tmp_path
     assert page.locator("#step").inner_text() == f"{first_of_hand_2 + 1} / {len(expected)}"
     assert page.locator("#caption").inner_text().startswith("Hand 2: ")
     assert requests == [], "the page loads nothing"
+
+
+def test_the_report_in_a_browser(browser: Browser, tmp_path: Path) -> None:
+    bots = [arg for name in ("a", "b", "c") for arg in ("--bot", f"{name}={C_BOT}")]
+    code, output = run_cli("tournament", *bots, "--players", "3", "--deals", "4",
+                           "--out", str(tmp_path / "club"), "--quiet")  # fmt: skip
+    assert code == 0, output
+    code, output = run_cli("report", str(tmp_path / "club"), "-o", str(tmp_path / "report.html"))
+    assert code == 0, output
+    requests: list[str] = []
+    page = offline(browser, tmp_path / "report.html", requests)
+    assert page.locator("table.leaderboard tbody tr").count() == 3
+    assert page.locator("h2").all_inner_texts() == [
+        "Leaderboard", "Score over the games", "Who places above whom", "Faults", "Sandbox layers",
+    ]  # fmt: skip
+    for bot in ("a", "b", "c"):
+        box = page.locator(f'polyline[data-bot="{bot}"]').bounding_box()
+        assert box is not None and box["width"] > 100, f"{bot}'s score line is drawn"
+    page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
+    assert requests == [], "the page loads nothing"

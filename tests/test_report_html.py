@@ -18,6 +18,7 @@ from arena.players import RandomPlayer
 from arena.referee import play_game
 from arena.report.html import BAR_WIDTH, leaderboard_table, page, pairwise_table
 from arena.report.replay_view import frames, viewer_page
+from arena.tournament.store import open_existing
 from tests.test_tournament import C_BOT, run_cli
 
 
@@ -163,3 +164,54 @@ def test_the_viewer_page_carries_its_frames_and_loads_nothing() -> None:
     text = viewer_page(records)
     assert not re.search(r"(src|href)\s*=", text)
     assert text.count("</script>") == 2, "a name cannot close the frames' script"
+
+
+def test_arena_report_of_a_tournament_with_a_faulty_bot(tmp_path: Path) -> None:
+    crash = f"crash=python3 {Path(__file__).parent / 'bots/misbehave.py'} crash report-test"
+    bots = [arg for name in "ab" for arg in ("--bot", f"{name}={C_BOT}")]
+    code, output = run_cli("tournament", *bots, "--bot", crash, "--players", "3", "--deals", "3",
+                           "--out", str(tmp_path / "club"), "--quiet")  # fmt: skip
+    assert code == 0, output
+    code, output = run_cli("report", str(tmp_path / "club"))
+    assert code == 0, output
+    assert output.strip() == f"Report written to {tmp_path / 'club' / 'report.html'}"
+    text = (tmp_path / "club" / "report.html").read_text()
+    parsed = parse(text)
+    headings = re.findall(r"<h2[^>]*>([^<]+)</h2>", text)
+    assert headings == [
+        "Leaderboard", "Score over the games", "Who places above whom", "Faults", "Sandbox layers",
+    ]  # fmt: skip
+    board, heat, faults = parsed.tables
+    assert sorted(line[1] for line in board[1:]) == ["a", "b", "crash"]
+    assert [line[0] for line in heat[1:]] == [line[1] for line in board[1:]]
+    assert faults[0] == ["bot", "crash"]
+    assert {line[0]: line[1] for line in faults[1:]}["crash"] == "9", "it crashed in all 9 games"
+    lines = {str(attrs["data-bot"]): attrs["points"] for tag, attrs in parsed.elements
+             if tag == "polyline"}  # fmt: skip
+    assert sorted(lines) == ["a", "b", "crash"]
+    assert all(len((points or "").split()) == 9 for points in lines.values()), "a point a game"
+    assert not re.search(r"(src|href)\s*=", text)
+    code, output = run_cli("report", str(tmp_path / "nowhere"))
+    assert code == 2 and "does not exist" in output
+    code, output = run_cli("report", str(tmp_path / "club"), "-o", "/nonexistent/r.html")
+    assert code == 1
+    assert output.strip() == "Error: cannot write /nonexistent/r.html: No such file or directory"
+
+
+def test_history_keeps_at_most_the_points_asked_and_the_last(tmp_path: Path) -> None:
+    bots = [arg for name in "abc" for arg in ("--bot", f"{name}={C_BOT}")]
+    code, output = run_cli("tournament", *bots, "--players", "3", "--deals", "10",
+                           "--out", str(tmp_path), "--quiet")  # fmt: skip
+    assert code == 0, output
+    store = open_existing(tmp_path)
+    try:
+        whole, short = store.history(), store.history(points=7)
+        final = {row["bot"]: row["score"] for row in store.standings()}
+    finally:
+        store.close()
+    assert {bot: len(line) for bot, line in whole.items()} == {"a": 30, "b": 30, "c": 30}
+    assert all(len(line) == 7 for line in short.values())
+    for bot, line in short.items():
+        assert line[-1] == whole[bot][-1]
+        assert line[-1][1] == pytest.approx(final[bot], abs=0.002)
+        assert [game for game, _ in line] == sorted(game for game, _ in line)

@@ -30,6 +30,8 @@ td.faults { text-align: left; color: var(--muted); }
 svg.rating line.range { stroke: var(--bar); stroke-width: 8; stroke-linecap: round; }
 svg.rating circle { fill: var(--accent); }
 svg.rating line.score { stroke: var(--fg); stroke-width: 2; }
+svg.history text.axis { fill: var(--muted); font-size: 12px; }
+h2 { font-size: 1.15rem; margin-top: 2rem; }
 """
 
 #: Width of a rating bar, in CSS pixels.
@@ -121,4 +123,66 @@ def pairwise_table(bots: Sequence[str], pairs: Mapping[tuple[str, str], tuple[in
         '<table class="pairwise">\n'
         f'<thead><tr><th class="bot">placed above &rarr;</th>{head}</tr></thead>\n'
         f"<tbody>\n{chr(10).join(lines)}\n</tbody>\n</table>"
+    )
+
+
+#: Line colours of the score chart, told apart in light and dark.
+PALETTE = ("#2563eb", "#dc2626", "#16a34a", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#65a30d")
+
+
+def history_chart(
+    series: Mapping[str, Sequence[tuple[int, float]]], *, width: int = 720, height: int = 280
+) -> str:
+    """Each bot's score (mu - 3 sigma) over the rated games, as an inline SVG line chart."""
+    points = [point for line in series.values() for point in line]
+    if not points:
+        return "<p>No game rated yet.</p>"
+    first, last = min(g for g, _ in points), max(g for g, _ in points)
+    low, high = min(s for _, s in points), max(s for _, s in points)
+    pad = 40
+
+    def xy(game: int, score: float) -> str:
+        x = pad + (width - 2 * pad) * (game - first) / max(last - first, 1)
+        y = height - pad - (height - 2 * pad) * (score - low) / max(high - low, 1e-9)
+        return f"{x:.1f},{y:.1f}"
+
+    lines, legend = [], []
+    for index, (bot, line) in enumerate(series.items()):
+        colour = PALETTE[index % len(PALETTE)]
+        path = " ".join(xy(game, score) for game, score in line)
+        lines.append(
+            f'<polyline class="history" data-bot="{escape(bot)}" fill="none" '
+            f'stroke="{colour}" stroke-width="2" points="{path}"><title>{escape(bot)}</title>'
+            "</polyline>"
+        )
+        legend.append(f'<span style="color: {colour}">&#9632; {escape(bot)}</span>')
+    axes = (
+        f'<text x="{pad}" y="{height - 12}" class="axis">game {first}</text>'
+        f'<text x="{width - pad}" y="{height - 12}" text-anchor="end" class="axis">'
+        f"game {last}</text>"
+        f'<text x="4" y="{pad}" class="axis">{high:.1f}</text>'
+        f'<text x="4" y="{height - pad}" class="axis">{low:.1f}</text>'
+    )
+    return (
+        f'<svg class="history" width="{width}" height="{height}" role="img" '
+        f'aria-label="score over the games">{axes}{"".join(lines)}</svg>'
+        f'<p class="legend">{" ".join(legend)}</p>'
+    )
+
+
+def faults_table(rows: Sequence[Mapping[str, Any]]) -> str:
+    """How often each bot faulted, by kind."""
+    kinds = sorted({kind for row in rows for kind in row["faults"]})
+    if not kinds:
+        return "<p>No bot faulted.</p>"
+    head = "".join(f"<th>{escape(kind)}</th>" for kind in kinds)
+    body = "".join(
+        f'<tr><td class="bot">{escape(str(row["bot"]))}</td>'
+        + "".join(f"<td>{row['faults'].get(kind, 0)}</td>" for kind in kinds)
+        + "</tr>"
+        for row in rows
+    )
+    return (
+        f'<table class="faults"><thead><tr><th class="bot">bot</th>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table>"
     )

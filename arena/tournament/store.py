@@ -249,6 +249,21 @@ class Store:
             for a, b, above, games in self.db.execute("SELECT a, b, above, games FROM pairs")
         }
 
+    def history(self, points: int = 200) -> dict[str, list[tuple[int, float]]]:
+        """Each bot's score (mu - 3 sigma) after its rated games: at most ``points`` of them,
+        evenly spread, the last one always kept."""
+        series: dict[str, list[tuple[int, float]]] = {}
+        for game, bot, mu, sigma in self.db.execute(
+            "SELECT game, bot, mu, sigma FROM ratings ORDER BY game"
+        ):
+            series.setdefault(bot, []).append((int(game), round(mu - 3 * sigma, 3)))
+        for bot, scores in series.items():
+            if len(scores) > points:
+                step = len(scores) / points
+                kept = [scores[int(i * step)] for i in range(points - 1)]
+                series[bot] = [*kept, scores[-1]]
+        return series
+
     # ------------------------------------------------------------------ writing
 
     def finish(self, result: Finished) -> None:
