@@ -29,25 +29,13 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-from tournament_speed import BOTS, ROOT, tournament_for  # beside this file
+from tournament_speed import BOTS, ROOT, tournament_for, tournament_run  # beside this file
 
 from arena.bots.sandbox import Capabilities, detect
 from arena.tournament.cluster import connect
 from arena.tournament.runner import Setup, Tournament, open_store, run
 
 JSON = dict[str, Any]
-
-
-def local_run(event: Tournament, workers: int, sandbox: Capabilities, pin: bool) -> float:
-    """Games/s of ``arena tournament --jobs N`` into a fresh folder."""
-    with tempfile.TemporaryDirectory(prefix="arena-speed-") as folder:
-        store = open_store(event, Path(folder), sandbox)
-        start = time.perf_counter()
-        outcome = run(event, store, jobs=workers, sandbox=sandbox, pin=pin)
-        seconds = time.perf_counter() - start
-        store.close()
-    assert outcome.played == outcome.total, outcome
-    return outcome.played / seconds
 
 
 def dask_run(
@@ -80,7 +68,7 @@ def measure(
     best_local = best_dask = best_whole = 0.0
     setups = []
     for _ in range(rounds):
-        best_local = max(best_local, local_run(event, workers, sandbox, pin))
+        best_local = max(best_local, tournament_run(event, workers, sandbox, pin))
         rate, setup_s = dask_run(event, workers, sandbox, pin)
         best_dask = max(best_dask, rate)
         best_whole = max(best_whole, games / (games / rate + setup_s))

@@ -35,13 +35,14 @@ import time
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
+from concurrent.futures import CancelledError
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from distributed import Client, Future, LocalCluster, as_completed, get_worker
-from distributed.client import FutureCancelledError
+from distributed.client import ClosedClientError, FutureCancelledError
 from distributed.scheduler import KilledWorker
 
 import arena
@@ -197,12 +198,14 @@ class DaskExecutor:
         #: The sandbox layers every checked worker has: a worker joining later must have them.
         self.layers: tuple[str, ...] = ()
         self._threads_seen = (0.0, 1)
+        self._hashes: tuple[tuple[str, str], ...] | None = None
 
     def origin(self, setup: Setup) -> Origin:
         """What the workers are told of this coordinator."""
         python = sys.executable
-        hashes = tuple((spec.name, portable_hash(spec, python)) for spec in setup.bots)
-        return Origin(self.token, arena.__version__, python, hashes, self.layers)
+        if self._hashes is None:  # the bots' files are read once per tournament
+            self._hashes = tuple((spec.name, portable_hash(spec, python)) for spec in setup.bots)
+        return Origin(self.token, arena.__version__, python, self._hashes, self.layers)
 
     def check(self, setup: Setup, *, pin: bool = True) -> tuple[str, ...]:
         """Check that every worker can start every bot; return the sandbox layers all use.
@@ -257,14 +260,28 @@ class DaskExecutor:
             yield self._results(setup, games, disabled, pending)
         finally:
             try:
-                # Best effort: the cluster may be gone, and the error that brought us
-                # here (or the user's Ctrl-C) is what must be reported.
-                with suppress(Exception):
-                    if pending:
-                        self.client.cancel(list(pending))
-                    self.client.run(_close_run, self.token, on_error="ignore")
+                self._close_workers(list(pending))
             finally:
                 marker.unlink(missing_ok=True)
+
+    def _close_workers(self, pending: list[Future[Any]]) -> None:
+        """Cancel what is still queued and have every worker tell the tournament's bots bye.
+
+        The cluster may be gone by now (often why we are here): that is told,
+        not raised, so the error that ended the run is the one reported. The
+        workers then close the bots themselves after :data:`IDLE_S` seconds.
+        """
+        try:
+            if pending:
+                self.client.cancel(pending)
+            self.client.run(_close_run, self.token)
+        except (OSError, TimeoutError, ClosedClientError, CancelledError) as error:
+            if self.notice:
+                self.notice(
+                    f"could not reach every Dask worker to close the bots "
+                    f"({type(error).__name__}: {error}); "
+                    f"they close them after {IDLE_S:.0f} s without a game"
+                )
 
     def close(self) -> None:
         """Disconnect (and stop the LocalCluster this executor started)."""
@@ -288,7 +305,7 @@ class DaskExecutor:
         stream = as_completed()
 
         def submit() -> None:
-            size = sizer.size(len(queue), max(1, self._threads()))
+            size = sizer.size(len(queue), self._threads())
             batch = [queue.popleft() for _ in range(size)]
             future = self.client.submit(
                 _batch_task,
@@ -304,7 +321,7 @@ class DaskExecutor:
             stream.add(future)
 
         def refill() -> None:
-            while queue and len(pending) < QUEUED_PER_THREAD * max(1, self._threads()):
+            while queue and len(pending) < QUEUED_PER_THREAD * self._threads():
                 submit()
 
         refill()
@@ -366,7 +383,7 @@ class DaskExecutor:
             ) from None
         except TimeoutError:
             raise ClusterError(late or f"no result in {timeout_s} s") from None
-        except Exception as error:
+        except Exception as error:  # raised by our code on a worker: named, not swallowed
             raise ClusterError(
                 f"a task failed on a worker of {self.address}: {type(error).__name__}: {error}"
             ) from None

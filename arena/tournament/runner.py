@@ -17,7 +17,6 @@ import multiprocessing
 import os
 import shlex
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -347,9 +346,7 @@ def replay_path(game_id: str) -> str:
 
 def save_replay(folder: Path, finished: Finished, lines: Sequence[bytes]) -> None:
     """Write a game's replay under ``folder`` whole: to a temporary name, then renamed."""
-    partial = (
-        folder / "replays" / f".{finished.ordinal}.{os.getpid()}.{threading.get_ident()}.partial"
-    )
+    partial = folder / "replays" / f".{finished.ordinal}.{os.getpid()}.partial"
     write_replay(partial, lines)
     os.replace(partial, folder / finished.replay)
 
