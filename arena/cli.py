@@ -32,7 +32,7 @@ from arena.report.html import leaderboard_table, page, pairwise_table
 from arena.report.leaderboard import render_leaderboard, render_pairwise
 from arena.report.narrate import narrate
 from arena.report.replay_view import viewer_page
-from arena.report.tournament_report import report_page
+from arena.report.tournament_report import MAX_REPLAYS, report_page
 from arena.simulate import random_game
 from arena.tournament.config import command_line_bots, config_bots, load_config
 from arena.tournament.runner import Setup, Tournament, open_store, resume_command, run
@@ -721,23 +721,37 @@ def _duration(seconds: float) -> str:
     default=None,
     help="Where to write the page (default: FOLDER/report.html).",
 )
-def report(folder: Path, output: Path | None) -> None:
+@click.option(
+    "--max-replays",
+    type=click.IntRange(min=0),
+    default=MAX_REPLAYS,
+    show_default=True,
+    help="How many games' replays the page carries (about 2 KB each); past it, the games "
+    "with a fault come first and the rest are spread over the schedule.",
+)
+def report(folder: Path, output: Path | None, max_replays: int) -> None:
     """Write a tournament's report: one HTML file that opens offline in any browser.
 
     The leaderboard with rating bars, each bot's score over the games, who
-    places above whom, faults by kind and the sandbox layers.
+    places above whom, faults by kind, the sandbox layers, and every game in
+    a list to sort and filter, each opening in the replay viewer.
 
     \b
     Example:
         arena report results/demo
+        arena report results/demo -o demo.html && xdg-open demo.html
     """
     store = domain(lambda: open_existing(folder))
     try:
-        text = report_page(store, f"Tournament: {folder.resolve().name}")
+        made = report_page(
+            store, folder, f"Tournament: {folder.resolve().name}", max_replays=max_replays
+        )
     finally:
         store.close()
+    for notice in made.notices:
+        click.echo(f"Notice: {notice}", err=True)
     target = output or folder / "report.html"
-    write_page(target, text)
+    write_page(target, made.html)
     click.echo(f"Report written to {target}")
 
 

@@ -6,7 +6,10 @@ checks read what a browser would: the rows, their cells, the bars' geometry.
 
 from __future__ import annotations
 
+import base64
+import json
 import re
+import zlib
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -15,9 +18,10 @@ import pytest
 
 from arena.game import Rules
 from arena.players import RandomPlayer
-from arena.referee import play_game
+from arena.referee import play_game, read_replay
 from arena.report.html import BAR_WIDTH, leaderboard_table, page, pairwise_table
-from arena.report.replay_view import frames, viewer_page
+from arena.report.replay_view import viewer_page
+from arena.report.tournament_report import chosen
 from arena.tournament.store import open_existing
 from tests.test_tournament import C_BOT, run_cli
 
@@ -129,41 +133,41 @@ def test_leaderboard_format_html_of_a_tournament(tmp_path: Path) -> None:
     assert not re.search(r"(src|href)\s*=", text)
 
 
-@pytest.mark.parametrize(("players", "options"), [(3, {}), (5, {"dog_life": "expanded"})])
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_replay_frames_follow_every_card(players: int, options: dict[str, str], seed: int) -> None:
-    rules = Rules(players=players, **options)  # type: ignore[arg-type]
-    seats = [RandomPlayer(f"p{n}") for n in range(players)]
-    records = play_game(seats, rules, seed=seed, game_id=f"g{seed}").replay
-    shown = frames(records)
-    assert shown[0]["caption"].startswith(f"Game g{seed}")
-    steps = [record for record in records[1:] if record["type"] != "move"]
-    assert len(shown) == len(steps) + 1, "one frame for each line but the moves"
-    dealt: list[list[str]] = []
-    for record, frame, before in zip(steps, shown[1:], shown[:-1], strict=True):
-        cards = [seat["cards"] for seat in frame["seats"]]
-        if record["type"] == "deal":
-            dealt = [list(hand) for hand in record["hands"]]
-            assert cards == dealt
-        if record["type"] == "event" and record["event"] == "play":
-            seat = record["seat"]
-            assert record["card"] in before["seats"][seat]["cards"]
-            assert record["card"] not in cards[seat]
-            assert frame["trick"][-1] == [seat, record["card"]]
-        if record["type"] == "hand_end":
-            assert [seat["tricks"] for seat in before["seats"]] == record["tricks"]
-        assert all(set(hand) <= set(deal) for hand, deal in zip(cards, dealt, strict=False))
-    assert shown[-1]["placements"] == records[-1]["placements"]
-    assert "wins" in shown[-1]["caption"]
+def embedded(text: str, element_id: str) -> Any:
+    """The JSON a page carries in its script element ``element_id``."""
+    found = re.search(f'<script type="application/json" id="{element_id}">(.*?)</script>', text)
+    assert found is not None, f"no {element_id} in the page"
+    return json.loads(found.group(1).replace("<\\/", "</"))
 
 
-def test_the_viewer_page_carries_its_frames_and_loads_nothing() -> None:
+def unpacked(packed: str) -> list[dict[str, Any]]:
+    """A replay as the viewer's unpack() reads it."""
+    text = zlib.decompress(base64.b64decode(packed)).decode()
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def test_the_viewer_page_carries_its_replay_and_loads_nothing() -> None:
     records = play_game(
         [RandomPlayer("a"), RandomPlayer("</script>")], Rules(players=2), seed=4, game_id="x"
     ).replay
     text = viewer_page(records)
     assert not re.search(r"(src|href)\s*=", text)
-    assert text.count("</script>") == 2, "a name cannot close the frames' script"
+    assert text.count("</script>") == 3, "the replay, the viewer, the call that opens the game"
+    assert unpacked(embedded(text, "replays")["x"]) == records
+
+
+def test_a_capped_report_carries_the_faulty_games_then_games_spread_over_the_schedule() -> None:
+    faulty = (7, 30)
+    games = [
+        {"ordinal": n, "replay": f"r/g{n}", "seats": [{"fault": "crash" if n in faulty else None}]}
+        for n in range(1, 41)
+    ]
+    assert chosen(games, 100) == games
+    picked = [game["ordinal"] for game in chosen(games, 6)]
+    assert picked[:2] == [7, 30], "the games with a fault first"
+    assert picked[2:] == [1, 11, 21, 31], "then spread over the other 38"
+    assert [game["ordinal"] for game in chosen(games, 1)] == [7]
+    assert chosen(games, 0) == []
 
 
 def test_arena_report_of_a_tournament_with_a_faulty_bot(tmp_path: Path) -> None:
@@ -180,8 +184,10 @@ def test_arena_report_of_a_tournament_with_a_faulty_bot(tmp_path: Path) -> None:
     headings = re.findall(r"<h2[^>]*>([^<]+)</h2>", text)
     assert headings == [
         "Leaderboard", "Score over the games", "Who places above whom", "Faults", "Sandbox layers",
+        "Games",
     ]  # fmt: skip
-    board, heat, faults = parsed.tables
+    board, heat, faults, games = parsed.tables
+    assert games[0][:3] == ["#", "game", "deal set"] and len(games) == 1, "the script fills it"
     assert sorted(line[1] for line in board[1:]) == ["a", "b", "crash"]
     assert [line[0] for line in heat[1:]] == [line[1] for line in board[1:]]
     assert faults[0] == ["bot", "crash"]
@@ -191,11 +197,44 @@ def test_arena_report_of_a_tournament_with_a_faulty_bot(tmp_path: Path) -> None:
     assert sorted(lines) == ["a", "b", "crash"]
     assert all(len((points or "").split()) == 9 for points in lines.values()), "a point a game"
     assert not re.search(r"(src|href)\s*=", text)
+    listed = embedded(text, "game-list")
+    assert sorted(listed["bots"]) == ["a", "b", "crash"]
+    assert len(listed["games"]) == 9
+    crash = listed["bots"].index("crash")
+    store = open_existing(tmp_path / "club")
+    try:
+        stored = store.games()
+    finally:
+        store.close()
+    for game, row in zip(listed["games"], stored, strict=True):
+        assert game["id"] == row["id"] and game["n"] == row["ordinal"]
+        assert game["places"] == [seat["placement"] for seat in row["seats"]]
+        assert [listed["bots"][bot] for bot in game["seats"]] == [s["bot"] for s in row["seats"]]
+        assert game["faults"] == [("crash" if bot == crash else None) for bot in game["seats"]]
+    replays = embedded(text, "replays")
+    assert sorted(replays) == sorted(game["id"] for game in stored), "every replay is in the page"
+    for game in stored:
+        assert unpacked(replays[game["id"]]) == read_replay(tmp_path / "club" / game["replay"])
+    code, output = run_cli("report", str(tmp_path / "club"), "--max-replays", "4")
+    assert code == 0, output
+    text = (tmp_path / "club" / "report.html").read_text()
+    assert len(embedded(text, "replays")) == 4 and "the replays of 4 of the 9" in text
+    assert len(embedded(text, "game-list")["games"]) == 9, "every game is still listed"
+    (tmp_path / "club" / stored[0]["replay"]).unlink()
+    code, output = run_cli("report", str(tmp_path / "club"))
+    assert code == 0, output
+    assert output.splitlines()[0].startswith(
+        "Notice: 1 of the replays could not be read and are left out of the report; "
+        f"the first: {stored[0]['id']} ([Errno 2] No such file or directory"
+    )
+    text = (tmp_path / "club" / "report.html").read_text()
+    assert sorted(embedded(text, "replays")) == sorted(game["id"] for game in stored[1:])
     code, output = run_cli("report", str(tmp_path / "nowhere"))
     assert code == 2 and "does not exist" in output
     code, output = run_cli("report", str(tmp_path / "club"), "-o", "/nonexistent/r.html")
     assert code == 1
-    assert output.strip() == "Error: cannot write /nonexistent/r.html: No such file or directory"
+    error = "Error: cannot write /nonexistent/r.html: No such file or directory"
+    assert output.splitlines()[-1] == error
 
 
 def test_history_keeps_at_most_the_points_asked_and_the_last(tmp_path: Path) -> None:

@@ -2,19 +2,64 @@
 
 It gathers what the store already holds (nothing is re-rated): the
 leaderboard with rating bars, each bot's score over the games, who places
-above whom, faults by kind and the sandbox the bots ran in.
+above whom, faults by kind, the sandbox the bots ran in, and the list of
+games, each opening in the replay viewer. The replays travel inside the page
+(packed, about 2 KB a game), so the page still opens offline when it is
+mailed alone; past ``max_replays`` games, those with a fault come first and
+the rest are spread evenly over the schedule.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape
+from pathlib import Path
+from typing import Any
 
 from arena.report.html import faults_table, history_chart, leaderboard_table, page, pairwise_table
+from arena.report.replay_view import asset, json_script, pack, viewer_parts
 from arena.tournament.store import Store
 
+#: How many replays a report embeds unless told: about 27 MB of page at 4 seats.
+MAX_REPLAYS = 10_000
 
-def report_page(store: Store, title: str) -> str:
-    """The report of the tournament in ``store``."""
+GAMES_CSS = """
+table.games th[data-key] { cursor: pointer; user-select: none; }
+table.games th[aria-sort="ascending"]::after { content: " \\25B2"; }
+table.games th[aria-sort="descending"]::after { content: " \\25BC"; }
+table.games td.seats { text-align: left; }
+button.open { font: inherit; font-weight: 600; color: var(--accent); background: none;
+  border: none; padding: 0; cursor: pointer; text-decoration: underline; }
+"""
+
+GAMES_HTML = """
+<div class="controls"><input id="game-filter" type="search" placeholder="game or bot"
+ aria-label="filter the games by game or bot"><select id="game-bot" aria-label="games of one bot">
+<option value="">every bot</option></select><label><input type="checkbox" id="game-faults">
+ with a fault</label><span id="game-count"></span><button id="game-prev">&larr;</button>
+<span id="game-page"></span><button id="game-next">&rarr;</button></div>
+<table class="games"><thead><tr><th data-key="n">#</th><th data-key="id" class="bot">game</th>
+<th data-key="deal">deal set</th><th data-key="seats" class="bot">seats (place)</th>
+<th data-key="winner" class="bot">winner</th><th data-key="faults" class="faults">faults</th>
+<th data-key="decisions">decisions</th><th data-key="ms">time (ms)</th></tr></thead>
+<tbody id="game-rows"></tbody></table>
+<h3 id="viewer-title"></h3>
+"""
+
+
+@dataclass
+class Report:
+    """The page, and what the user should hear about it."""
+
+    html: str
+    notices: list[str]
+
+
+def report_page(
+    store: Store, folder: Path, title: str, *, max_replays: int = MAX_REPLAYS
+) -> Report:
+    """The report of the tournament in ``store``, whose results folder is ``folder``."""
     rows = store.standings()
     bots = [row["bot"] for row in rows]
     done, total = store.done(), store.total()
@@ -26,16 +71,83 @@ def report_page(store: Store, title: str) -> str:
         if layers
         else "<p>The bots ran unconfined (--no-sandbox).</p>"
     )
+    notices: list[str] = []
+    games = games_section(store.games(), folder, max_replays, notices)
     sections = [
         ("Leaderboard", leaderboard_table(rows)),
         ("Score over the games", history_chart(store.history())),
         ("Who places above whom", pairwise_table(bots, store.pairwise())),
         ("Faults", faults_table(rows)),
         ("Sandbox layers", sandbox),
+        ("Games", games),
     ]
     body = "\n".join(
         f'<h2 id="{escape(name.split()[0].lower())}">{escape(name)}</h2>\n{html}'
         for name, html in sections
     )
     played = f"{done} of {total} games played" if done < total else f"{total} games"
-    return page(title, body, subtitle=f"{played}; TrueSkill, score = mu - 3 sigma")
+    subtitle = f"{played}; TrueSkill, score = mu - 3 sigma"
+    return Report(page(title, body, subtitle=subtitle), notices)
+
+
+def games_section(
+    games: Sequence[dict[str, Any]], folder: Path, max_replays: int, notices: list[str]
+) -> str:
+    """The sortable, filterable list of ``games`` and the viewer their replays open in."""
+    if not games:
+        return "<p>No game has finished yet.</p>"
+    bots = sorted({seat["bot"] for game in games for seat in game["seats"]})
+    number = {bot: index for index, bot in enumerate(bots)}
+    replays: dict[str, str] = {}
+    unreadable = []
+    for game in chosen(games, max_replays):
+        try:
+            replays[game["id"]] = pack((folder / game["replay"]).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as error:
+            unreadable.append(f"{game['id']} ({error})")
+    if unreadable:
+        notices.append(
+            f"{len(unreadable)} of the replays could not be read and are left out of the "
+            f"report; the first: {unreadable[0]}"
+        )
+    data = {
+        "bots": bots,
+        "games": [
+            {
+                "n": game["ordinal"],
+                "id": game["id"],
+                "deal": game["deal_set"],
+                "seats": [number[seat["bot"]] for seat in game["seats"]],
+                "places": [seat["placement"] for seat in game["seats"]],
+                "faults": [seat["fault"] for seat in game["seats"]],
+                "decisions": game["decisions"],
+                "ms": None if game["duration_ms"] is None else round(game["duration_ms"]),
+            }
+            for game in games
+        ],
+    }
+    inside = (
+        f"all {len(games)}"
+        if len(replays) == len(games)
+        else f"{len(replays)} of the {len(games)} (arena report --max-replays sets how many)"
+    )
+    intro = (
+        f"<p>Choose a game to watch it below; the replays of {inside} finished games are "
+        "in this page. Click a column's heading to sort by it.</p>"
+    )
+    return (
+        f"<style>{GAMES_CSS}</style>\n{intro}\n{GAMES_HTML}\n{viewer_parts(replays)}\n"
+        f"{json_script('game-list', data)}\n<script>{asset('games.js')}</script>"
+    )
+
+
+def chosen(games: Sequence[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
+    """The games whose replays go in the page: all, or ``limit`` of them (faulty ones first)."""
+    with_replay = [game for game in games if game["replay"]]
+    if len(with_replay) <= limit:
+        return with_replay
+    faulty = [g for g in with_replay if any(s["fault"] for s in g["seats"])][:limit]
+    taken = {game["ordinal"] for game in faulty}
+    rest = [game for game in with_replay if game["ordinal"] not in taken]
+    room = limit - len(faulty)
+    return faulty + [rest[index * len(rest) // room] for index in range(room)]

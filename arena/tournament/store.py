@@ -249,6 +249,21 @@ class Store:
             for a, b, above, games in self.db.execute("SELECT a, b, above, games FROM pairs")
         }
 
+    def games(self) -> list[dict[str, Any]]:
+        """Every finished game in schedule order, with its seats (bot, placement, fault kind)."""
+        keys = ("ordinal", "id", "deal_set", "rotation", "decisions", "duration_ms", "replay")
+        games: list[dict[str, Any]] = []
+        for *game, bot, place, fault in self.db.execute(
+            "SELECT g.ordinal, g.id, g.deal_set, g.rotation, g.decisions, g.duration_ms, "
+            "g.replay, s.bot, s.placement, s.fault_kind FROM games g "
+            "JOIN seats s ON s.game = g.ordinal WHERE g.status = 'done' "
+            "ORDER BY g.ordinal, s.seat"
+        ):
+            if not games or games[-1]["ordinal"] != game[0]:
+                games.append({**dict(zip(keys, game, strict=True)), "seats": []})
+            games[-1]["seats"].append({"bot": bot, "placement": place, "fault": fault})
+        return games
+
     def history(self, points: int = 200) -> dict[str, list[tuple[int, float]]]:
         """Each bot's score (mu - 3 sigma) after its rated games: at most ``points`` of them,
         evenly spread, the last one always kept."""

@@ -1,0 +1,258 @@
+"use strict";
+// The replay viewer: protocol v1 replay lines in, a table drawn card by card.
+//
+// framesOf() turns the replay's lines into frames (the table after each line
+// a spectator would notice). It is bookkeeping only: a deal gives every hand,
+// a play takes a card from one, a trick event names its winner, a hand_end
+// gives the statuses. The replay says everything the rules decided, so no
+// rule lives here. Pages embed each replay deflated and base64-encoded
+// (unpack() undoes it), so a report can carry thousands of games.
+const ArenaViewer = (() => {
+  const SUITS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
+  const suitText = (suit) => SUITS[suit] || suit;
+  const cardText = (card) => (card[0] === "T" ? "10" : card[0]) + suitText(card[1]);
+  const clone = (value) => JSON.parse(JSON.stringify(value));
+
+  function framesOf(records) {
+    const header = records[0];
+    const names = header.players.map((player) => String(player.name));
+    const who = (seat) => names[seat];
+    const state = {
+      hand: 0,
+      dealer: null,
+      trump: null,
+      turn_up: null,
+      seats: names.map((name) => ({ name, status: "active", cards: [], tricks: 0, faulted: null })),
+      trick: [],
+      trickDone: false, // the trick shown is complete: the next play starts another
+      winner: null,
+      caption: `Game ${header.game}, seed ${header.seed}`,
+      placements: null,
+    };
+    const shown = [clone(state)];
+    let move = null; // the move line just read: its event follows
+    const how = () => {
+      if (!move) return "";
+      if (move.fallback) return " (the arena's move: this seat has faulted)";
+      return typeof move.ms === "number" ? ` in ${move.ms} ms` : "";
+    };
+    for (const record of records.slice(1)) {
+      if (record.type === "move") {
+        move = record;
+        if (record.fallback && state.seats[record.seat].faulted === null) {
+          state.seats[record.seat].faulted = "faulted";
+        }
+        continue;
+      }
+      if (record.type === "deal") {
+        Object.assign(state, { hand: record.hand, dealer: record.dealer, trump: null });
+        Object.assign(state, { turn_up: record.turn_up || null, winner: null });
+        Object.assign(state, { trick: [], trickDone: false });
+        record.hands.forEach((cards, seat) => {
+          Object.assign(state.seats[seat], {
+            cards: [...cards], status: record.statuses[seat], tricks: 0,
+          });
+        });
+        const turnUp = record.turn_up ? `, ${cardText(record.turn_up)} turned up` : "";
+        state.caption =
+          `Hand ${record.hand}: ${who(record.dealer)} deals ${record.hand_size} each${turnUp}`;
+      } else if (record.type === "event") {
+        state.caption = applyEvent(record, state, who) + how();
+        if (record.event !== "trick") state.winner = null;
+      } else if (record.type === "hand_end") {
+        record.statuses.forEach((status, seat) => { state.seats[seat].status = status; });
+        Object.assign(state, { trick: [], trickDone: false, winner: null });
+        const tricks = record.tricks.map((n, seat) => (n ? `${who(seat)} ${n}` : ""))
+          .filter((text) => text).join(", ");
+        state.caption = `Hand ${record.hand} over: tricks ${tricks || "none"}`;
+      } else if (record.type === "game_end") {
+        Object.assign(state, { placements: record.placements, trick: [], winner: null });
+        const faults = Object.entries(record.faults || {});
+        for (const [seat, fault] of faults) state.seats[Number(seat)].faulted = fault.kind;
+        const why = faults.map(([seat, fault]) => `${who(Number(seat))} faulted (${fault.kind})`);
+        state.caption = `Game over: ${who(record.winner)} wins` +
+          (why.length ? `; ${why.join(", ")}` : "");
+      } else {
+        continue; // a line type this viewer does not know: nothing to draw
+      }
+      move = null;
+      shown.push(clone(state));
+    }
+    return shown;
+  }
+
+  function applyEvent(record, state, who) {
+    switch (record.event) {
+      case "play": {
+        if (state.trickDone) Object.assign(state, { trick: [], trickDone: false });
+        const cards = state.seats[record.seat].cards;
+        const at = cards.indexOf(record.card);
+        if (at >= 0) cards.splice(at, 1);
+        state.trick.push([record.seat, record.card]);
+        return `${who(record.seat)} plays ${cardText(record.card)}`;
+      }
+      case "trick":
+        state.seats[record.winner].tricks += 1;
+        state.trick = record.cards.map((pair) => [...pair]);
+        Object.assign(state, { winner: record.winner, trickDone: true });
+        return `${who(record.winner)} wins the trick`;
+      case "trump":
+        state.trump = record.suit;
+        return record.seat === null || record.seat === undefined
+          ? `Trumps: ${suitText(record.suit)}`
+          : `${who(record.seat)} names trumps: ${suitText(record.suit)}`;
+      case "knock":
+        return `${who(record.seat)} knocks`;
+      case "declare": {
+        const what = record.what === "rainbow" ? "a rainbow" : "no picture";
+        return `${who(record.seat)} declares ${what}: ${record.cards.map(cardText).join(" ")}`;
+      }
+      case "cut": {
+        const draws = record.draws.map(([seat, card]) => `${who(seat)} ${cardText(card)}`);
+        return `Cut for ${record.purpose}: ${draws.join(", ")}; ${who(record.winner)} wins it`;
+      }
+      default:
+        return Object.entries(record).filter(([key]) => key !== "type")
+          .map(([key, value]) => `${key} ${JSON.stringify(value)}`).join(", ");
+    }
+  }
+
+  async function unpack(packed) {
+    const bytes = Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+    const text = await new Response(stream).text();
+    return text.split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
+  }
+
+  // The viewer drawn into the page's #viewer element; one game at a time.
+  function mount() {
+    const $ = (id) => document.getElementById(id);
+    let frames = [];
+    let at = 0;
+    let timer = null;
+
+    function cardSpan(card) {
+      const span = document.createElement("span");
+      const red = card[1] === "D" || card[1] === "H";
+      span.className = "card" + (red ? " red" : "");
+      span.dataset.card = card;
+      span.textContent = cardText(card);
+      return span;
+    }
+
+    function draw() {
+      const f = frames[at];
+      $("step").textContent = `${at + 1} / ${frames.length}`;
+      $("caption").textContent = f.caption;
+      $("hand").textContent = f.hand ? `hand ${f.hand}` : "";
+      const turnUp = f.turn_up ? ` (turned up: ${cardText(f.turn_up)})` : "";
+      $("trump").textContent = (f.trump ? `trumps ${suitText(f.trump)}` : "trumps: -") + turnUp;
+      $("seats").replaceChildren(...f.seats.map((seat, index) => {
+        const box = document.createElement("div");
+        box.className = `seat ${seat.status}` + (f.winner === index ? " winner" : "") +
+          (seat.faulted ? " faulted" : "");
+        box.dataset.seat = index;
+        const title = document.createElement("div");
+        title.className = "name";
+        const fault = seat.faulted ? `, ${seat.faulted}` : "";
+        const place = f.placements ? ` - place ${f.placements[index]}` : "";
+        title.textContent = `${seat.name} (${seat.status}, ${seat.tricks} tricks${fault})${place}`;
+        const hand = document.createElement("div");
+        hand.className = "cards";
+        hand.append(...seat.cards.map(cardSpan));
+        box.append(title, hand);
+        return box;
+      }));
+      $("trick").replaceChildren(...f.trick.map(([seat, card]) => {
+        const item = document.createElement("span");
+        item.className = "played";
+        item.dataset.seat = seat;
+        item.append(`${f.seats[seat].name}: `, cardSpan(card));
+        return item;
+      }));
+      $("jump").value = String(f.hand);
+    }
+
+    function go(to) {
+      if (!frames.length) return;
+      at = Math.max(0, Math.min(frames.length - 1, to));
+      draw();
+    }
+
+    function stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      $("play").textContent = "play";
+    }
+
+    function play() {
+      if (timer) { stop(); return; }
+      $("play").textContent = "pause";
+      timer = setInterval(() => { if (at >= frames.length - 1) stop(); else go(at + 1); }, 400);
+    }
+
+    function show(records) {
+      stop();
+      frames = framesOf(records);
+      at = 0;
+      const hands = [...new Set(frames.map((f) => f.hand).filter((h) => h))];
+      const start = document.createElement("option");
+      start.value = "0";
+      start.textContent = "start";
+      $("jump").replaceChildren(start, ...hands.map((h) => {
+        const option = document.createElement("option");
+        option.value = String(h);
+        option.textContent = `hand ${h}`;
+        return option;
+      }));
+      $("viewer").hidden = false;
+      draw();
+    }
+
+    function fail(message) {
+      stop();
+      frames = [];
+      $("viewer").hidden = false;
+      for (const id of ["step", "hand", "trump"]) $(id).textContent = "";
+      $("seats").replaceChildren();
+      $("trick").replaceChildren();
+      $("caption").textContent = message;
+    }
+
+    $("jump").addEventListener("change", (e) =>
+      go(frames.findIndex((f) => String(f.hand) === e.target.value)));
+    $("prev").addEventListener("click", () => go(at - 1));
+    $("next").addEventListener("click", () => go(at + 1));
+    $("play").addEventListener("click", play);
+    document.addEventListener("keydown", (e) => {
+      if (e.target.closest && e.target.closest("input, select, textarea, button")) {
+        if (e.key === " " || e.target.tagName !== "BUTTON") return; // typing, or pressing it
+      }
+      if (e.key === "ArrowRight") go(at + 1);
+      else if (e.key === "ArrowLeft") go(at - 1);
+      else if (e.key === "Home") go(0);
+      else if (e.key === "End") go(frames.length - 1);
+      else if (e.key === " " && frames.length) { e.preventDefault(); play(); }
+    });
+    return { show, fail };
+  }
+
+  const replays = () => JSON.parse(document.getElementById("replays").textContent);
+
+  // Open one game: unpack its replay, show it, or say why it cannot be shown.
+  async function open(viewer, id) {
+    const packed = replays()[id];
+    if (packed === undefined) {
+      viewer.fail(`Game ${id} is not in this page: arena replay DIR --game ${id} --html ` +
+        "writes a page of its own.");
+      return;
+    }
+    try {
+      viewer.show(await unpack(packed));
+    } catch (error) {
+      viewer.fail(`The replay of game ${id} cannot be read: ${error}`);
+    }
+  }
+
+  return { cardText, framesOf, unpack, mount, open, replays };
+})();
