@@ -276,6 +276,10 @@ def test_the_report_in_a_browser(browser: Browser, tmp_path: Path) -> None:
     page.locator('table.games th[data-key="ms"]').click()
     assert page.locator('table.games th[data-key="ms"]').get_attribute("aria-sort") == "descending"
     assert listed()[0] == max(games, key=lambda game: round(game["duration_ms"]))["id"]
+    page.locator('table.games th[data-key="decisions"]').focus()
+    page.keyboard.press("Enter")
+    by_decisions = sorted(games, key=lambda game: (game["decisions"], game["ordinal"]))
+    assert listed() == [game["id"] for game in by_decisions[:50]], "Enter on a heading sorts"
     page.locator('table.games th[data-key="n"]').click()
     page.check("#game-faults")
     faulty = [g["id"] for g in games if any(seat["fault"] for seat in g["seats"])]

@@ -109,11 +109,16 @@
   }
 
   document.querySelectorAll("table.games th[data-key]").forEach((th) => {
-    th.addEventListener("click", () => {
+    const sort = () => {
       ascending = th.dataset.key === sortKey ? !ascending : true;
       sortKey = th.dataset.key;
       page = 0;
       refresh();
+    };
+    th.tabIndex = 0; // sortable from the keyboard too: Tab to a heading, Enter
+    th.addEventListener("click", sort);
+    th.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); sort(); }
     });
   });
   for (const id of ["game-filter", "game-bot", "game-faults"]) {

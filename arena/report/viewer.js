@@ -225,9 +225,8 @@ const ArenaViewer = (() => {
     $("next").addEventListener("click", () => go(at + 1));
     $("play").addEventListener("click", play);
     document.addEventListener("keydown", (e) => {
-      if (e.target.closest && e.target.closest("input, select, textarea, button")) {
-        if (e.key === " " || e.target.tagName !== "BUTTON") return; // typing, or pressing it
-      }
+      const control = e.target.closest && e.target.closest("input, select, textarea, button, th");
+      if (control && (e.key === " " || control.tagName !== "BUTTON")) return; // that control's key
       if (e.key === "ArrowRight") go(at + 1);
       else if (e.key === "ArrowLeft") go(at - 1);
       else if (e.key === "Home") go(0);
