@@ -726,8 +726,8 @@ def _duration(seconds: float) -> str:
     type=click.IntRange(min=0),
     default=MAX_REPLAYS,
     show_default=True,
-    help="How many games' replays the page carries (about 2 KB each); past it, the games "
-    "with a fault come first and the rest are spread over the schedule.",
+    help="How many games' replays the page carries (about 2.5 KB each at 4 seats); past it, "
+    "the games with a fault come first and the rest are spread over the schedule.",
 )
 def report(folder: Path, output: Path | None, max_replays: int) -> None:
     """Write a tournament's report: one HTML file that opens offline in any browser.

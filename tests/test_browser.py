@@ -7,6 +7,9 @@ go to each test's own folder (pytest's tmp_path), to look at after a run.
 
 from __future__ import annotations
 
+import copy
+import itertools
+import random
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +19,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, sync_playwright
 
 from arena.game import Rules
-from arena.players import RandomPlayer
+from arena.players import RandomPlayer, ScriptedPlayer
 from arena.referee import play_game, read_replay
 from arena.report.replay_view import viewer_page
 from arena.tournament.store import open_existing
@@ -111,59 +114,137 @@ def opened(page: Page) -> None:
     page.wait_for_function("document.getElementById('step').textContent.startsWith('1 / ')")
 
 
-def table_after_each_line(records: list[JSON]) -> list[tuple[list[list[str]], list[str]]]:
-    """The hands and the trick after each line the viewer shows (all but the moves).
+SUITS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+FALLBACK = " (the arena's move: this seat has faulted)"
 
-    Worked out here from the replay, independently of the viewer's script.
+
+def card_text(card: str) -> str:
+    """How the viewer shows a card: ``"TD"`` is ``10♦``."""
+    return ("10" if card[0] == "T" else card[0]) + SUITS[card[1]]
+
+
+def expected_tables(records: list[JSON]) -> list[JSON]:
+    """What the table shows after each line the viewer shows (all but the moves).
+
+    Worked out here from the replay, independently of the viewer's script:
+    hands, trick, statuses, tricks, trump, turn-up, faulted seats, and how
+    the caption starts and ends. It checks the replay as it goes too: a
+    played card was in its hand, the tricks counted match each hand_end.
     """
-    hands: list[list[str]] = [[] for _ in records[0]["players"]]
+    names = {player["seat"]: str(player["name"]) for player in records[0]["players"]}
+    seats = range(len(names))
+    hands: list[list[str]] = [[] for _ in seats]
+    table: JSON = {"statuses": ["active" for _ in seats], "tricks": [0 for _ in seats],
+                   "trump": None, "turn_up": None}  # fmt: skip
     trick: list[str] = []
     complete = False
-    tables = [([list(h) for h in hands], list(trick))]
+    faulted: set[int] = set()
+    moves: dict[int, JSON] = {}
+    header = records[0]
+    tables = []
+
+    def shown(caption: str, ends: str = "") -> None:
+        tables.append({**copy.deepcopy(table), "hands": [list(hand) for hand in hands],
+                       "trick": list(trick), "faulted": set(faulted), "caption": caption,
+                       "ends": ends})  # fmt: skip
+
+    shown(f"Game {header['game']}, seed {header['seed']}")
     for record in records[1:]:
         kind, event = record["type"], record.get("event")
+        seat: Any = record.get("seat")  # an int on the lines that name a seat
         if kind == "move":
+            moves[seat] = record
+            if record.get("fallback"):
+                faulted.add(seat)
             continue
+        ends = ""
         if kind == "deal":
-            hands, trick, complete = [list(h) for h in record["hands"]], [], False
-        elif event == "play":
-            if complete:
+            hands = [list(hand) for hand in record["hands"]]
+            table.update(statuses=list(record["statuses"]), tricks=[0 for _ in seats],
+                         trump=None, turn_up=record["turn_up"])  # fmt: skip
+            trick, complete, moves = [], False, {}
+            dealer = names[record["dealer"]]
+            shown(f"Hand {record['hand']}: {dealer} deals {record['hand_size']} each")
+            continue
+        if kind == "event":
+            move = moves.pop(seat, None)
+            if move is not None:
+                ends = FALLBACK if move.get("fallback") else f" in {move['ms']} ms"
+            if event in ("play", "knock") and complete:
                 trick, complete = [], False
-            if record["card"] in hands[record["seat"]]:
-                hands[record["seat"]].remove(record["card"])
-            trick.append(record["card"])
-        elif event == "trick":
-            trick, complete = [card for _, card in record["cards"]], True
-        elif kind in ("hand_end", "game_end"):
+            if event == "play":
+                assert record["card"] in hands[seat], "the replay plays a card its seat holds"
+                hands[seat].remove(record["card"])
+                trick.append(record["card"])
+                shown(f"{names[seat]} plays {card_text(record['card'])}", ends)
+            elif event == "trick":
+                table["tricks"][record["winner"]] += 1
+                trick, complete = [card for _, card in record["cards"]], True
+                shown(f"{names[record['winner']]} wins the trick")
+            elif event == "trump":
+                table["trump"] = record["suit"]
+                who = "Trumps" if seat is None else f"{names[seat]} names trumps"
+                shown(f"{who}: {SUITS[record['suit']]}", ends)
+            elif event == "knock":
+                shown(f"{names[seat]} knocks", ends)
+            elif event == "declare":
+                shown(f"{names[seat]} declares ", ends)
+            else:
+                assert event == "cut", record
+                shown(f"Cut for {record['purpose']}: ")
+        elif kind == "hand_end":
+            assert table["tricks"] == record["tricks"], "the tricks counted match the replay's"
+            table["statuses"] = list(record["statuses"])
             trick, complete = [], False
-        tables.append(([list(h) for h in hands], list(trick)))
+            shown(f"Hand {record['hand']} over: tricks ")
+        else:
+            assert kind == "game_end", record
+            trick = []
+            faulted |= {int(seat) for seat in record["faults"]}
+            kinds = [f"{names[int(s)]} faulted ({f['kind']})" for s, f in record["faults"].items()]
+            shown(
+                f"Game over: {names[record['winner']]} wins",
+                "; " + ", ".join(kinds) if kinds else "",
+            )
     return tables
+
+
+def check_caption(caption: str, table: JSON) -> None:
+    assert caption.startswith(table["caption"]), (caption, table["caption"])
+    assert caption.endswith(table["ends"]), (caption, table["ends"])
+    if not table["ends"]:
+        assert FALLBACK not in caption and not caption.endswith(" ms"), caption
 
 
 def step_through(page: Page, records: list[JSON], shots: Path | None = None) -> None:
     """Press the right arrow through a whole game, checking the table at every step."""
-    tables = table_after_each_line(records)
-    names = [str(player["name"]) for player in records[0]["players"]]
-    plays = iter(r for r in records if r["type"] == "event" and r["event"] == "play")
-    lines = [r for r in records[1:] if r["type"] != "move"]
-    for index, (hands, trick) in enumerate(tables):
+    tables = expected_tables(records)
+    names = {player["seat"]: str(player["name"]) for player in records[0]["players"]}
+    for index, table in enumerate(tables):
         step = page.locator("#step").inner_text()
         assert step == f"{index + 1} / {len(tables)}"
-        assert shown_seats(page) == hands, f"at step {step}"
-        assert shown_trick(page) == trick, f"at step {step}"
-        caption = page.locator("#caption").inner_text()
-        if index and lines[index - 1].get("event") == "play":
-            play = next(plays)
-            played = page.evaluate("card => ArenaViewer.cardText(card)", play["card"])
-            assert caption.startswith(f"{names[play['seat']]} plays {played}"), caption
-        if index and lines[index - 1]["type"] == "deal":
-            assert caption.startswith(f"Hand {lines[index - 1]['hand']}: ")
+        assert shown_seats(page) == table["hands"], f"at step {step}"
+        assert shown_trick(page) == table["trick"], f"at step {step}"
+        check_caption(page.locator("#caption").inner_text(), table)
+        titles = page.locator("#seats .seat .name").all_inner_texts()
+        for seat, title in enumerate(titles):
+            status, tricks = table["statuses"][seat], table["tricks"][seat]
+            assert title.startswith(f"{names[seat]} ({status}, {tricks} tricks"), title
+        marked = page.locator("#seats .seat.faulted").evaluate_all(
+            "nodes => nodes.map(n => Number(n.dataset.seat))"
+        )
+        assert set(marked) == table["faulted"], f"at step {step}"
+        trump = page.locator("#trump").inner_text()
+        assert trump.startswith(
+            f"trumps {SUITS[table['trump']]}" if table["trump"] else "trumps: -"
+        )
+        if table["turn_up"]:
+            assert trump.endswith(f"(turned up: {card_text(table['turn_up'])})"), trump
         if shots is not None and index == len(tables) // 2:
             page.screenshot(path=str(shots / "replay-middle.png"), full_page=True)
         page.keyboard.press("ArrowRight")
     end = records[-1]
     assert page.locator("#step").inner_text() == f"{len(tables)} / {len(tables)}", "it stops"
-    assert page.locator("#caption").inner_text().startswith(f"Game over: {names[end['winner']]}")
     places = page.locator("#seats .seat .name").all_inner_texts()
     assert [text.rsplit("place ", 1)[1] for text in places] == [str(p) for p in end["placements"]]
 
@@ -187,15 +268,32 @@ def test_the_replay_viewer_steps_through_a_whole_game(browser: Browser, tmp_path
     page.screenshot(path=str(tmp_path / "replay-end.png"), full_page=True)
     page.locator("#prev").click()
     assert page.locator("#caption").inner_text().startswith("Hand ")
+    page.keyboard.press("Space")
+    assert page.locator("#play").inner_text() == "pause", "space after a click plays"
+    page.keyboard.press("Space")
+    assert page.locator("#play").inner_text() == "play"
     page.select_option("#jump", "2")
     assert page.locator("#caption").inner_text().startswith("Hand 2: ")
-    turn_up = next(r for r in records if r["type"] == "deal" and r["hand"] == 2)["turn_up"]
-    if turn_up:
-        shown = page.evaluate("card => ArenaViewer.cardText(card)", turn_up)
-        assert f"turned up: {shown}" in page.locator("#trump").inner_text()
+    page.locator("#seats").click()
     page.keyboard.press("Home")
     assert page.locator("#step").inner_text().startswith("1 / ")
+    page.keyboard.press("Alt+ArrowRight")
+    assert page.locator("#step").inner_text().startswith("1 / "), "Alt+arrow is the browser's"
     assert requests == [], "the page loads nothing"
+
+
+def faulty(name: str, at: int) -> ScriptedPlayer:
+    """A player that answers at random, then with a card no deck has at its request ``at``."""
+    rng = random.Random(name)
+    asked = 0
+
+    def choose(request: JSON) -> str:
+        nonlocal asked
+        asked += 1
+        legal: list[str] = request["legal"]
+        return "ZZ" if asked == at else rng.choice(legal)
+
+    return ScriptedPlayer(name, choose)
 
 
 VARIANTS = [
@@ -203,6 +301,8 @@ VARIANTS = [
     Rules(players=5, dog_life="expanded"),
     Rules(players=4, rainbow=True, no_picture=True, blind_dog=True, tie_break="random"),
     Rules(players=6, upside_dog=True, trumps_broken=True, sweep_wins=True),
+    Rules(players=4, dog_life="none", eliminated_deals=True),
+    Rules(players=5, dog_first_hand_only=True, rainbow=True, blind_dog=True),
 ]
 
 
@@ -210,28 +310,50 @@ VARIANTS = [
 def test_the_viewers_frames_follow_every_card(
     browser: Browser, rules: Rules, tmp_path: Path
 ) -> None:
-    games = [
-        play_game([RandomPlayer(f"p{n}") for n in range(rules.players)], rules, seed=seed,
-                  game_id=f"g{seed}").replay
-        for seed in range(1, 9)
-    ]  # fmt: skip
+    games = []
+    for seed in range(1, 13):
+        seats: list[ScriptedPlayer] = [RandomPlayer(f"p{n}") for n in range(rules.players - 1)]
+        seats.insert(
+            seed % rules.players, faulty("f", seed // 3 + 1) if seed % 3 == 0 else RandomPlayer("r")
+        )
+        games.append(play_game(seats, rules, seed=seed, game_id=f"g{seed}").replay)
+    assert sum(1 for records in games if records[-1]["faults"]) == 4, "a third of the games"
+    if rules.players == 3:  # a dog due to lead knocks: the last trick leaves the table
+        dog = [RandomPlayer(f"p{n}") for n in range(3)]
+        games.append(play_game(dog, rules, seed=194, game_id="k194").replay)
+        lines = [line for line in games[-1] if line["type"] != "move"]
+        assert any(
+            (a.get("event"), b.get("event")) == ("trick", "knock")
+            for a, b in itertools.pairwise(lines)
+        )
     page_file = tmp_path / "viewer.html"
     page_file.write_text(viewer_page(games[0]))
     page = offline(browser, page_file, [])
     for records in games:
         shown = page.evaluate("records => ArenaViewer.framesOf(records)", records)
-        tables = table_after_each_line(records)
+        tables = expected_tables(records)
         assert len(shown) == len(tables), "a frame for each line but the moves"
-        for frame, (hands, trick) in zip(shown, tables, strict=True):
-            assert [seat["cards"] for seat in frame["seats"]] == hands, frame["caption"]
-            assert [card for _, card in frame["trick"]] == trick, frame["caption"]
-            assert len(frame["trick"]) <= rules.players
-        lines = [record for record in records[1:] if record["type"] != "move"]
-        for before, line in zip(shown, lines, strict=False):
-            if line["type"] == "hand_end":
-                assert [seat["tricks"] for seat in before["seats"]] == line["tricks"]
+        for frame, table in zip(shown, tables, strict=True):
+            check_caption(frame["caption"], table)
+            assert [seat["cards"] for seat in frame["seats"]] == table["hands"], frame["caption"]
+            assert [card for _, card in frame["trick"]] == table["trick"], frame["caption"]
+            assert [seat["status"] for seat in frame["seats"]] == table["statuses"]
+            assert [seat["tricks"] for seat in frame["seats"]] == table["tricks"]
+            assert (frame["trump"], frame["turn_up"]) == (table["trump"], table["turn_up"])
+            faulted = {index for index, seat in enumerate(frame["seats"]) if seat["faulted"]}
+            assert faulted == table["faulted"], frame["caption"]
         assert shown[-1]["placements"] == records[-1]["placements"]
-        assert shown[-1]["caption"].startswith("Game over: ")
+    reordered = [{**games[0][0], "players": games[0][0]["players"][::-1]}, *games[0][1:]]
+    names = page.evaluate(
+        "records => ArenaViewer.framesOf(records)[0].seats.map(s => s.name)", reordered
+    )
+    assert names == [player["name"] for player in games[0][0]["players"]], "seats by seat number"
+    no_size = [
+        {key: value for key, value in line.items() if key != "hand_size"} for line in games[0]
+    ]
+    frames = page.evaluate("records => ArenaViewer.framesOf(records)", no_size)
+    first_deal = next(line for line in games[0] if line["type"] == "deal")
+    assert any(f"deals {first_deal['hand_size']} each" in frame["caption"] for frame in frames)
 
 
 def test_the_report_in_a_browser(browser: Browser, tmp_path: Path) -> None:
@@ -303,13 +425,37 @@ def test_the_report_in_a_browser(browser: Browser, tmp_path: Path) -> None:
     page.locator(f'#game-rows button.open[data-game="{watched["id"]}"]').click()
     opened(page)
     assert page.locator("#viewer-title").inner_text() == f"Game {watched['id']}"
-    page.locator("#viewer-title").focus()
-    step_through(page, read_replay(club / watched["replay"]))
+    step_through(page, read_replay(club / watched["replay"]))  # opening gave the viewer the keys
     caption = page.locator("#caption").inner_text()
     assert "illegal faulted (illegal)" in caption, caption
     faulted = page.locator("#seats .seat.faulted .name").all_inner_texts()
     assert len(faulted) == 1 and faulted[0].startswith("illegal (")
     page.screenshot(path=str(tmp_path / "report-replay.png"), full_page=False)
+    page.keyboard.press("Home")
+    assert page.locator("#step").inner_text().startswith("1 / ")
+    assert page.evaluate("window.scrollY") > 1000, "Home went to the first step, not the top"
+    page.keyboard.press("Space")
+    assert page.locator("#play").inner_text() == "pause"
+    page.keyboard.press("Space")
+    assert page.locator("#play").inner_text() == "play"
+    page.locator("#game-filter").focus()
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#step").inner_text().startswith("1 / "), "the text box keeps its keys"
+    page.go_back()
+    assert page.locator("#viewer").is_hidden(), "Back to no game closes the viewer"
+    assert page.locator("#viewer-title").inner_text() == ""
+    page.go_forward()
+    opened(page)
+    assert page.locator("#viewer-title").inner_text() == f"Game {watched['id']}"
+    for wrong in ("nope", "%E0%A4%A", "constructor"):
+        page.evaluate("hash => { window.location.hash = hash; }", f"#game={wrong}")
+        page.wait_for_function("document.getElementById('step').textContent === ''")
+        caption = page.locator("#caption").inner_text()
+        assert caption.startswith("This tournament has no finished game "), caption
+    page.fill("#game-filter", "")
+    page.locator("#game-next").click()
+    page.check("#game-faults")
+    assert page.locator("#game-page").inner_text() == "page 1 of 1", "a new filter: page 1"
 
     other = games[7]
     linked = offline(browser, report, requests, fragment=f"#game={other['id']}")
@@ -324,3 +470,26 @@ def test_the_report_in_a_browser(browser: Browser, tmp_path: Path) -> None:
     capped.wait_for_function("document.getElementById('caption').textContent !== ''")
     assert "is not in this page" in capped.locator("#caption").inner_text()
     assert requests == [], "the page loads nothing"
+
+
+def test_a_bot_name_cannot_break_the_report(browser: Browser, tmp_path: Path) -> None:
+    hostile = tmp_path / "<!--<script>"
+    hostile.mkdir()
+    (hostile / "bot.toml").write_text(f'run = "{C_BOT}"')
+    bots = [arg for name in ("a", "b") for arg in ("--bot", f"{name}={C_BOT}")]
+    club = tmp_path / "club"
+    code, output = run_cli("tournament", *bots, "--bot", str(hostile), "--players", "3",
+                           "--deals", "1", "--out", str(club), "--quiet")  # fmt: skip
+    assert code == 0, output
+    code, output = run_cli("report", str(club))
+    assert code == 0, output
+    requests: list[str] = []
+    page = offline(browser, club / "report.html", requests)
+    assert page.locator("#game-count").inner_text() == "3 of 3 games"
+    assert "<!--<script>" in page.locator("#game-rows").inner_text()
+    page.locator("#game-rows button.open").first.click()
+    opened(page)
+    names = page.locator("#seats .seat .name").all_inner_texts()
+    assert any(name.startswith("<!--<script> (") for name in names), names
+    assert page.evaluate("document.scripts.length") == 4, "the list, replays and both scripts"
+    assert requests == []

@@ -20,7 +20,7 @@ from arena.game import Rules
 from arena.players import RandomPlayer
 from arena.referee import play_game, read_replay
 from arena.report.html import BAR_WIDTH, leaderboard_table, page, pairwise_table
-from arena.report.replay_view import viewer_page
+from arena.report.replay_view import inline_json, viewer_page
 from arena.report.tournament_report import chosen
 from arena.tournament.store import open_existing
 from tests.test_tournament import C_BOT, run_cli
@@ -152,8 +152,15 @@ def test_the_viewer_page_carries_its_replay_and_loads_nothing() -> None:
     ).replay
     text = viewer_page(records)
     assert not re.search(r"(src|href)\s*=", text)
-    assert text.count("</script>") == 3, "the replay, the viewer, the call that opens the game"
+    assert text.count("<script") == 3, "the replay, the viewer, the call that opens the game"
     assert unpacked(embedded(text, "replays")["x"]) == records
+
+
+def test_inline_json_cannot_end_its_script_element() -> None:
+    value = {"bots": ["</script>", "<!--<script>", "a&b", "\u2663"]}
+    text = inline_json(value)
+    assert not {"<", ">", "&"} & set(text)
+    assert json.loads(text) == value
 
 
 def test_a_capped_report_carries_the_faulty_games_then_games_spread_over_the_schedule() -> None:

@@ -297,6 +297,11 @@ command = "{C_BOT}"
     config.write_text("dask = 8786")
     code, output = run_cli("tournament", str(config))
     assert code == 1 and "dask must be a string, not 8786" in output
+    config.write_text(f'[[bots]]\nname = "logs/x"\ncommand = "{C_BOT}"')
+    code, output = run_cli("tournament", str(config))
+    assert code == 1 and output.strip() == (
+        f"Error: {config}: bot name 'logs/x' may hold only letters, digits, '_', '.' and '-'"
+    )
 
 
 def test_ctrl_c_stops_cleanly_and_prints_the_resume_command(tmp_path: Path) -> None:

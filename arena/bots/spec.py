@@ -127,6 +127,19 @@ def build_bot(spec: BotSpec) -> None:
         raise BotError(f"bot {spec.name!r}: the build did not produce an executable {program}")
 
 
+def check_name(name: str, where: str) -> str:
+    """``name`` if it can name a bot: it names the bot's log file and shows in pages.
+
+    Raises:
+        BotError: for a name with other characters than letters, digits, ``_ . -``.
+    """
+    if not _NAME.match(name):
+        raise BotError(
+            f"{where}: bot name {name!r} may hold only letters, digits, '_', '.' and '-'"
+        )
+    return name
+
+
 def _from_manifest(folder: Path, name: str, text: str) -> BotSpec:
     path = folder / MANIFEST
     if not path.is_file():
@@ -144,6 +157,8 @@ def _from_manifest(folder: Path, name: str, text: str) -> BotSpec:
     manifest_name = manifest.get("name")
     if manifest_name is not None and not isinstance(manifest_name, str):
         raise BotError(f"{path}: 'name' must be a string")
+    if manifest_name:
+        check_name(manifest_name, str(path))
     limits = manifest.get("limits", {})
     if not isinstance(limits, dict):
         raise BotError(f"{path}: [limits] must be a table, e.g. memory_mb = 512")

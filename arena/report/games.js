@@ -8,8 +8,7 @@
   const data = JSON.parse(document.getElementById("game-list").textContent);
   const bots = data.bots;
   const $ = (id) => document.getElementById(id);
-  const viewer = ArenaViewer.mount();
-  const inPage = ArenaViewer.replays();
+  const viewer = ArenaViewer.mount({ scoped: true });
 
   const rows = data.games.map((game) => {
     const names = game.seats.map((bot) => bots[bot]);
@@ -59,10 +58,11 @@
     const tr = document.createElement("tr");
     tr.dataset.game = row.id;
     const open = document.createElement("button");
-    open.className = "open";
+    const inPage = ArenaViewer.has(row.id);
+    open.className = inPage ? "open" : "open absent";
     open.dataset.game = row.id;
     open.textContent = row.id;
-    open.title = inPage[row.id] === undefined ? "replay not in this page" : "watch this game";
+    open.title = inPage ? "watch this game" : "its replay is not in this page";
     const idCell = document.createElement("td");
     idCell.className = "bot";
     idCell.append(open);
@@ -128,15 +128,33 @@
   $("game-next").addEventListener("click", () => { page += 1; render(); });
   $("game-rows").addEventListener("click", (e) => {
     const button = e.target.closest("button.open");
-    if (button) window.location.hash = `game=${encodeURIComponent(button.dataset.game)}`;
+    if (!button) return;
+    const hash = `#game=${encodeURIComponent(button.dataset.game)}`;
+    if (window.location.hash === hash) follow(); // the open game: back to its start
+    else window.location.hash = hash;
   });
 
-  function follow() {
-    const match = /^#game=(.+)$/.exec(window.location.hash);
-    if (!match) return;
-    const id = decodeURIComponent(match[1]);
+  const known = new Set(rows.map((row) => row.id));
+
+  // Show the game the address names (#game=ID), or none.
+  async function follow() {
+    const match = /^#game=(.*)$/.exec(window.location.hash);
+    if (!match) {
+      $("viewer-title").textContent = "";
+      viewer.hide();
+      return;
+    }
+    let id;
+    try {
+      id = decodeURIComponent(match[1]);
+    } catch {
+      id = match[1];
+    }
     $("viewer-title").textContent = `Game ${id}`;
-    ArenaViewer.open(viewer, id).then(() => $("viewer-title").scrollIntoView());
+    if (known.has(id)) await ArenaViewer.open(viewer, id);
+    else viewer.fail(`This tournament has no finished game ${id}.`);
+    viewer.focus();
+    $("viewer-title").scrollIntoView();
   }
   window.addEventListener("hashchange", follow);
   refresh();

@@ -4,7 +4,7 @@ It gathers what the store already holds (nothing is re-rated): the
 leaderboard with rating bars, each bot's score over the games, who places
 above whom, faults by kind, the sandbox the bots ran in, and the list of
 games, each opening in the replay viewer. The replays travel inside the page
-(packed, about 2 KB a game), so the page still opens offline when it is
+(packed, about 2.5 KB a 4-seat game), so the page still opens offline when it is
 mailed alone; past ``max_replays`` games, those with a fault come first and
 the rest are spread evenly over the schedule.
 """
@@ -31,6 +31,7 @@ table.games th[aria-sort="descending"]::after { content: " \\25BC"; }
 table.games td.seats { text-align: left; }
 button.open { font: inherit; font-weight: 600; color: var(--accent); background: none;
   border: none; padding: 0; cursor: pointer; text-decoration: underline; }
+button.open.absent { color: var(--muted); text-decoration: none; }
 """
 
 GAMES_HTML = """
@@ -100,10 +101,14 @@ def games_section(
     number = {bot: index for index, bot in enumerate(bots)}
     replays: dict[str, str] = {}
     unreadable = []
+    inside = folder.resolve()
     for game in chosen(games, max_replays):
+        path = (inside / game["replay"]).resolve()
         try:
-            replays[game["id"]] = pack((folder / game["replay"]).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as error:
+            if not path.is_relative_to(inside):  # only a damaged store could say so
+                raise ValueError(f"{game['replay']} is not in {folder}")
+            replays[game["id"]] = pack(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
             unreadable.append(f"{game['id']} ({error})")
     if unreadable:
         notices.append(
@@ -126,13 +131,13 @@ def games_section(
             for game in games
         ],
     }
-    inside = (
+    count = (
         f"all {len(games)}"
         if len(replays) == len(games)
         else f"{len(replays)} of the {len(games)} (arena report --max-replays sets how many)"
     )
     intro = (
-        f"<p>Choose a game to watch it below; the replays of {inside} finished games are "
+        f"<p>Choose a game to watch it below; the replays of {count} finished games are "
         "in this page. Click a column's heading to sort by it.</p>"
     )
     return (

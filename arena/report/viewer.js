@@ -15,14 +15,19 @@ const ArenaViewer = (() => {
 
   function framesOf(records) {
     const header = records[0];
-    const names = header.players.map((player) => String(player.name));
+    const names = [];
+    header.players.forEach((player, index) => {
+      names[player.seat ?? index] = String(player.name);
+    });
     const who = (seat) => names[seat];
     const state = {
       hand: 0,
       dealer: null,
       trump: null,
       turn_up: null,
-      seats: names.map((name) => ({ name, status: "active", cards: [], tricks: 0, faulted: null })),
+      seats: names.map((name) => ({
+        name, status: "active", cards: [], tricks: 0, blind: false, faulted: null,
+      })),
       trick: [],
       trickDone: false, // the trick shown is complete: the next play starts another
       winner: null,
@@ -30,15 +35,19 @@ const ArenaViewer = (() => {
       placements: null,
     };
     const shown = [clone(state)];
-    let move = null; // the move line just read: its event follows
-    const how = () => {
+    // Each seat's move line not yet followed by its event. Declarations are all
+    // answered before any is revealed, so several can wait at once.
+    const moves = new Map();
+    const how = (record) => {
+      const move = moves.get(record.seat);
+      moves.delete(record.seat);
       if (!move) return "";
       if (move.fallback) return " (the arena's move: this seat has faulted)";
       return typeof move.ms === "number" ? ` in ${move.ms} ms` : "";
     };
     for (const record of records.slice(1)) {
       if (record.type === "move") {
-        move = record;
+        moves.set(record.seat, record);
         if (record.fallback && state.seats[record.seat].faulted === null) {
           state.seats[record.seat].faulted = "faulted";
         }
@@ -48,16 +57,19 @@ const ArenaViewer = (() => {
         Object.assign(state, { hand: record.hand, dealer: record.dealer, trump: null });
         Object.assign(state, { turn_up: record.turn_up || null, winner: null });
         Object.assign(state, { trick: [], trickDone: false });
+        const blind = record.blind || [];
         record.hands.forEach((cards, seat) => {
           Object.assign(state.seats[seat], {
             cards: [...cards], status: record.statuses[seat], tricks: 0,
+            blind: blind.includes(seat),
           });
         });
+        moves.clear();
+        const size = record.hand_size ?? Math.max(...record.hands.map((cards) => cards.length));
         const turnUp = record.turn_up ? `, ${cardText(record.turn_up)} turned up` : "";
-        state.caption =
-          `Hand ${record.hand}: ${who(record.dealer)} deals ${record.hand_size} each${turnUp}`;
+        state.caption = `Hand ${record.hand}: ${who(record.dealer)} deals ${size} each${turnUp}`;
       } else if (record.type === "event") {
-        state.caption = applyEvent(record, state, who) + how();
+        state.caption = applyEvent(record, state, who) + how(record);
         if (record.event !== "trick") state.winner = null;
       } else if (record.type === "hand_end") {
         record.statuses.forEach((status, seat) => { state.seats[seat].status = status; });
@@ -75,7 +87,6 @@ const ArenaViewer = (() => {
       } else {
         continue; // a line type this viewer does not know: nothing to draw
       }
-      move = null;
       shown.push(clone(state));
     }
     return shown;
@@ -101,7 +112,8 @@ const ArenaViewer = (() => {
         return record.seat === null || record.seat === undefined
           ? `Trumps: ${suitText(record.suit)}`
           : `${who(record.seat)} names trumps: ${suitText(record.suit)}`;
-      case "knock":
+      case "knock": // a knock is a turn in the next trick, as a play is
+        if (state.trickDone) Object.assign(state, { trick: [], trickDone: false });
         return `${who(record.seat)} knocks`;
       case "declare": {
         const what = record.what === "rainbow" ? "a rainbow" : "no picture";
@@ -125,8 +137,14 @@ const ArenaViewer = (() => {
   }
 
   // The viewer drawn into the page's #viewer element; one game at a time.
-  function mount() {
+  // Its keys: right/left arrow, Home, End, space. On a page of its own they
+  // work anywhere (scoped false); in the report only while the viewer has
+  // the focus (opening a game gives it), so they never steal the page's own
+  // scrolling keys or a text box's.
+  function mount({ scoped = false } = {}) {
     const $ = (id) => document.getElementById(id);
+    const root = $("viewer");
+    root.tabIndex = -1;
     let frames = [];
     let at = 0;
     let timer = null;
@@ -154,9 +172,11 @@ const ArenaViewer = (() => {
         box.dataset.seat = index;
         const title = document.createElement("div");
         title.className = "name";
+        const blind = seat.blind && seat.cards.length ? ", blind card" : "";
         const fault = seat.faulted ? `, ${seat.faulted}` : "";
         const place = f.placements ? ` - place ${f.placements[index]}` : "";
-        title.textContent = `${seat.name} (${seat.status}, ${seat.tricks} tricks${fault})${place}`;
+        title.textContent =
+          `${seat.name} (${seat.status}, ${seat.tricks} tricks${blind}${fault})${place}`;
         const hand = document.createElement("div");
         hand.className = "cards";
         hand.append(...seat.cards.map(cardSpan));
@@ -186,6 +206,7 @@ const ArenaViewer = (() => {
     }
 
     function play() {
+      if (!frames.length) return;
       if (timer) { stop(); return; }
       $("play").textContent = "pause";
       timer = setInterval(() => { if (at >= frames.length - 1) stop(); else go(at + 1); }, 400);
@@ -205,53 +226,73 @@ const ArenaViewer = (() => {
         option.textContent = `hand ${h}`;
         return option;
       }));
-      $("viewer").hidden = false;
+      root.hidden = false;
       draw();
     }
 
     function fail(message) {
       stop();
       frames = [];
-      $("viewer").hidden = false;
+      root.hidden = false;
       for (const id of ["step", "hand", "trump"]) $(id).textContent = "";
       $("seats").replaceChildren();
       $("trick").replaceChildren();
       $("caption").textContent = message;
     }
 
+    function hide() {
+      stop();
+      frames = [];
+      root.hidden = true;
+    }
+
     $("jump").addEventListener("change", (e) =>
       go(frames.findIndex((f) => String(f.hand) === e.target.value)));
-    $("prev").addEventListener("click", () => go(at - 1));
-    $("next").addEventListener("click", () => go(at + 1));
-    $("play").addEventListener("click", play);
+    for (const [id, act] of [["prev", () => go(at - 1)], ["next", () => go(at + 1)],
+      ["play", play]]) {
+      // A click keeps the keys with the viewer rather than with the button,
+      // so space still means play/pause after pressing "next".
+      $(id).addEventListener("mousedown", (e) => { e.preventDefault(); root.focus(); });
+      $(id).addEventListener("click", act);
+    }
+    const keys = {
+      ArrowRight: () => go(at + 1),
+      ArrowLeft: () => go(at - 1),
+      Home: () => go(0),
+      End: () => go(frames.length - 1),
+      " ": play,
+    };
     document.addEventListener("keydown", (e) => {
+      const act = keys[e.key];
+      if (!act || !frames.length || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+      if (scoped && !root.contains(document.activeElement)) return;
       const control = e.target.closest && e.target.closest("input, select, textarea, button, th");
-      if (control && (e.key === " " || control.tagName !== "BUTTON")) return; // that control's key
-      if (e.key === "ArrowRight") go(at + 1);
-      else if (e.key === "ArrowLeft") go(at - 1);
-      else if (e.key === "Home") go(0);
-      else if (e.key === "End") go(frames.length - 1);
-      else if (e.key === " " && frames.length) { e.preventDefault(); play(); }
+      if (control && (e.key === " " || control.tagName !== "BUTTON")) return; // its own key
+      e.preventDefault();
+      act();
     });
-    return { show, fail };
+    return { show, fail, hide, focus: () => root.focus() };
   }
 
-  const replays = () => JSON.parse(document.getElementById("replays").textContent);
+  let packed = null;
+  const has = (id) => {
+    packed = packed || JSON.parse(document.getElementById("replays").textContent);
+    return Object.prototype.hasOwnProperty.call(packed, id);
+  };
 
   // Open one game: unpack its replay, show it, or say why it cannot be shown.
   async function open(viewer, id) {
-    const packed = replays()[id];
-    if (packed === undefined) {
-      viewer.fail(`Game ${id} is not in this page: arena replay DIR --game ${id} --html ` +
-        "writes a page of its own.");
+    if (!has(id)) {
+      viewer.fail(`The replay of game ${id} is not in this page: arena replay FOLDER ` +
+        `--game ${id} --html writes a page of its own.`);
       return;
     }
     try {
-      viewer.show(await unpack(packed));
+      viewer.show(await unpack(packed[id]));
     } catch (error) {
       viewer.fail(`The replay of game ${id} cannot be read: ${error}`);
     }
   }
 
-  return { cardText, framesOf, unpack, mount, open, replays };
+  return { cardText, framesOf, unpack, mount, open, has };
 })();

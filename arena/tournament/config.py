@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.bots.sandbox import ResourceLimits, SandboxError
-from arena.bots.spec import BotSpec, parse_bot, parse_bots
+from arena.bots.spec import BotSpec, check_name, parse_bot, parse_bots
 from arena.errors import ArenaError, BotError
 
 KNOWN_KEYS = frozenset(
@@ -108,7 +108,9 @@ def config_bots(data: dict[str, Any], path: Path) -> list[BotSpec]:
         if not isinstance(command, str) or not command.strip():
             raise ConfigError(f"{path}: bot {index} has no command")
         name = entry.get("name")
-        text = f"{name}={command}" if isinstance(name, str) and name else command
+        if name is not None and not isinstance(name, str):
+            raise ConfigError(f"{path}: the name of bot {index} must be a string")
+        text = f"{check_name(name, str(path))}={command}" if name else command
         spec = parse_bot(text, path.parent)
         limits = entry.get("limits", {})
         if not isinstance(limits, dict):
