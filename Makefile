@@ -57,6 +57,7 @@ demo: $(STAMP) $(C_BOT)
 		--bot c=sample_bots/c/random_bot \
 		--bot "python2=python3 sample_bots/python/random_bot.py"
 	$(BIN)/arena leaderboard results/demo
+	$(BIN)/arena report results/demo
 
 bench: $(STAMP) $(C_BOT)
 	$(BIN)/python benchmarks/engine.py

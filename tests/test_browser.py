@@ -492,4 +492,12 @@ def test_a_bot_name_cannot_break_the_report(browser: Browser, tmp_path: Path) ->
     names = page.locator("#seats .seat .name").all_inner_texts()
     assert any(name.startswith("<!--<script> (") for name in names), names
     assert page.evaluate("document.scripts.length") == 4, "the list, replays and both scripts"
+    first = sorted((club / "replays").glob("*.jsonl"))[0]
+    first.write_text('{"type": "game", "players": [\n')
+    code, output = run_cli("report", str(club))
+    assert code == 0, output
+    broken = offline(browser, club / "report.html", requests, fragment=f"#game={first.stem}")
+    broken.wait_for_function("document.getElementById('caption').textContent !== ''")
+    caption = broken.locator("#caption").inner_text()
+    assert caption.startswith(f"The replay of game {first.stem} cannot be read: "), caption
     assert requests == []

@@ -281,16 +281,20 @@ const ArenaViewer = (() => {
   };
 
   // Open one game: unpack its replay, show it, or say why it cannot be shown.
+  // Unpacking takes a moment: only the game asked for last is shown.
+  let latest = 0;
   async function open(viewer, id) {
+    const ticket = ++latest;
     if (!has(id)) {
       viewer.fail(`The replay of game ${id} is not in this page: arena replay FOLDER ` +
         `--game ${id} --html writes a page of its own.`);
       return;
     }
     try {
-      viewer.show(await unpack(packed[id]));
+      const records = await unpack(packed[id]);
+      if (ticket === latest) viewer.show(records);
     } catch (error) {
-      viewer.fail(`The replay of game ${id} cannot be read: ${error}`);
+      if (ticket === latest) viewer.fail(`The replay of game ${id} cannot be read: ${error}`);
     }
   }
 
