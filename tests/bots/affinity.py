@@ -5,7 +5,10 @@ import json
 import os
 import sys
 
-print("cpus", sorted(os.sched_getaffinity(0)), file=sys.stderr, flush=True)
+# One write: two copies of this bot (--jobs 2) append to the same log, and
+# print() would write the words one at a time, to interleave with the other's.
+sys.stderr.write(f"cpus {json.dumps(sorted(os.sched_getaffinity(0)))}\n")
+sys.stderr.flush()
 for line in sys.stdin:
     message = json.loads(line)
     if message["type"] == "hello":
