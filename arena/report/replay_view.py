@@ -26,6 +26,8 @@ VIEWER_CSS = """
   margin: 0.5rem 0 1rem; }
 .controls button, .controls select, .controls input { font: inherit; padding: 0.2rem 0.7rem; }
 #caption { font-weight: 600; min-height: 1.5rem; }
+#viewer { padding: 0.4rem; border-radius: 8px; }
+#viewer:focus { outline: 1px dashed var(--muted); } /* its keys work: arrows, space */
 #seats { display: grid; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); gap: 0.6rem; }
 .seat { border: 1px solid var(--line); border-radius: 8px; padding: 0.5rem; }
 .seat.dog { border-style: dashed; }
