@@ -452,6 +452,7 @@ def test_the_report_in_a_browser(browser: Browser, tmp_path: Path) -> None:
         page.wait_for_function("document.getElementById('step').textContent === ''")
         caption = page.locator("#caption").inner_text()
         assert caption.startswith("This tournament has no finished game "), caption
+        assert ("the address is not valid: URI malformed" in caption) == ("%" in wrong), caption
     page.fill("#game-filter", "")
     page.locator("#game-next").click()
     page.check("#game-faults")

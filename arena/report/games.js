@@ -144,15 +144,16 @@
       viewer.hide();
       return;
     }
-    let id;
+    let id = match[1];
+    let why = ""; // a link cut short (bad %-escapes) is named as such
     try {
-      id = decodeURIComponent(match[1]);
-    } catch {
-      id = match[1];
+      id = decodeURIComponent(id);
+    } catch (error) {
+      why = ` (the address is not valid: ${error.message})`;
     }
     $("viewer-title").textContent = `Game ${id}`;
     if (known.has(id)) await ArenaViewer.open(viewer, id);
-    else viewer.fail(`This tournament has no finished game ${id}.`);
+    else viewer.fail(`This tournament has no finished game ${id}${why}.`);
     viewer.focus();
     $("viewer-title").scrollIntoView();
   }
