@@ -18,20 +18,23 @@ Prints one JSON object and one human line per configuration.
 
 from __future__ import annotations
 
-import argparse
 import json
 import multiprocessing
 import platform
-import subprocess
 import tempfile
 import time
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-from tournament_speed import BOTS, ROOT, tournament_for, tournament_run  # beside this file
+from tournament_speed import (  # beside this file
+    arguments,
+    prepare,
+    tournament_for,
+    tournament_run,
+)
 
-from arena.bots.sandbox import Capabilities, detect
+from arena.bots.sandbox import Capabilities
 from arena.tournament.cluster import connect
 from arena.tournament.runner import Setup, Tournament, open_store, run
 
@@ -89,18 +92,10 @@ def measure(
 
 def main() -> None:
     """Run the benchmark and print its figures."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=500, help="deal sets (4 games each)")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser = arguments(__doc__.splitlines()[0], deals=500)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--bots", nargs="+", default=["python", "c"], choices=sorted(BOTS))
-    parser.add_argument(
-        "--pin", action=argparse.BooleanOptionalAction, default=True, help="as arena tournament"
-    )
     args = parser.parse_args()
-    if "c" in args.bots:
-        subprocess.run(["make", "-s", "-C", str(ROOT / "sample_bots/c")], check=True)
-    sandbox = detect()
+    sandbox = prepare(args.bots)
     results = [
         measure(kind, args.workers, args.deals, args.rounds, sandbox, args.pin)
         for kind in args.bots

@@ -138,20 +138,31 @@ def measure(
     }
 
 
-def main() -> None:
-    """Run the benchmark and print its figures."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=250, help="deal sets (4 games each)")
+def arguments(description: str, deals: int) -> argparse.ArgumentParser:
+    """The options the tournament benchmarks share: deals, rounds, bots, pinning."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--deals", type=int, default=deals, help="deal sets (4 games each)")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--bots", nargs="+", default=["python", "c"], choices=sorted(BOTS))
     parser.add_argument(
         "--pin", action=argparse.BooleanOptionalAction, default=True, help="as arena tournament"
     )
-    args = parser.parse_args()
-    if "c" in args.bots:
+    return parser
+
+
+def prepare(bots: list[str]) -> Capabilities:
+    """Build the C bot when it is measured; the sandbox the bots will run in."""
+    if "c" in bots:
         subprocess.run(["make", "-s", "-C", str(ROOT / "sample_bots/c")], check=True)
-    sandbox = detect()
+    return detect()
+
+
+def main() -> None:
+    """Run the benchmark and print its figures."""
+    parser = arguments(__doc__.splitlines()[0], deals=250)
+    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
+    args = parser.parse_args()
+    sandbox = prepare(args.bots)
     results = [
         measure(kind, jobs, args.deals, args.rounds, sandbox, args.pin)
         for kind in args.bots
