@@ -72,8 +72,7 @@ def report_page(
         if layers
         else "<p>The bots ran unconfined (--no-sandbox).</p>"
     )
-    notices: list[str] = []
-    games = games_section(store.games(), folder, max_replays, notices)
+    games, notices = games_section(store.games(), folder, max_replays)
     sections = [
         ("Leaderboard", leaderboard_table(rows)),
         ("Score over the games", history_chart(store.history())),
@@ -92,11 +91,12 @@ def report_page(
 
 
 def games_section(
-    games: Sequence[dict[str, Any]], folder: Path, max_replays: int, notices: list[str]
-) -> str:
-    """The sortable, filterable list of ``games`` and the viewer their replays open in."""
+    games: Sequence[dict[str, Any]], folder: Path, max_replays: int
+) -> tuple[str, list[str]]:
+    """The sortable, filterable list of ``games`` and the viewer their replays open in,
+    and a notice for replays that could not be read."""
     if not games:
-        return "<p>No game has finished yet.</p>"
+        return "<p>No game has finished yet.</p>", []
     bots = sorted({seat["bot"] for game in games for seat in game["seats"]})
     number = {bot: index for index, bot in enumerate(bots)}
     replays: dict[str, str] = {}
@@ -110,11 +110,14 @@ def games_section(
             replays[game["id"]] = pack(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as error:
             unreadable.append(f"{game['id']} ({error})")
-    if unreadable:
-        notices.append(
+    notices = (
+        [
             f"{len(unreadable)} of the replays could not be read and are left out of the "
             f"report; the first: {unreadable[0]}"
-        )
+        ]
+        if unreadable
+        else []
+    )
     data = {
         "bots": bots,
         "games": [
@@ -140,10 +143,11 @@ def games_section(
         f"<p>Choose a game to watch it below; the replays of {count} finished games are "
         "in this page. Click a column's heading to sort by it.</p>"
     )
-    return (
+    html = (
         f"<style>{GAMES_CSS}</style>\n{intro}\n{GAMES_HTML}\n{viewer_parts(replays)}\n"
         f"{json_script('game-list', data)}\n<script>{asset('games.js')}</script>"
     )
+    return html, notices
 
 
 def chosen(games: Sequence[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
