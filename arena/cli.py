@@ -35,7 +35,20 @@ from arena.report.replay_view import viewer_page
 from arena.report.tournament_report import MAX_REPLAYS, report_page
 from arena.simulate import random_game
 from arena.tournament.config import command_line_bots, config_bots, load_config
-from arena.tournament.runner import Setup, Tournament, open_store, resume_command, run
+from arena.tournament.ratings import StopRule
+from arena.tournament.runner import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_ROUNDS,
+    MAX_GAMES,
+    Setup,
+    Tournament,
+    describe_plan,
+    duration,
+    open_store,
+    resume_command,
+    run,
+)
+from arena.tournament.schedule import SCHEDULES
 from arena.tournament.store import open_existing
 
 if TYPE_CHECKING:
@@ -509,7 +522,43 @@ def check_bot_command(bot: str, games: int, move_ms: int, bank_ms: int, startup_
 @click.option(
     "--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="Results folder."
 )
-@click.option("--gauntlet", default=None, metavar="BOT", help="Only the tables this bot sits at.")
+@click.option("--gauntlet", default=None, metavar="BOT", help="This bot sits at every table.")
+@click.option(
+    "--schedule",
+    type=click.Choice(SCHEDULES),
+    default=None,
+    help="Who meets whom: every table (round-robin, the default), rounds of random tables "
+    "with few repeat meetings (sampled), or tables of adjacent standing (swiss).",
+)
+@click.option(
+    "--rounds",
+    type=click.IntRange(min=1),
+    default=None,
+    help=f"sampled/swiss: the number of rounds in all (default {DEFAULT_ROUNDS}); each bot "
+    "plays one table a round. A rerun with more rounds goes on in the same folder.",
+)
+@click.option(
+    "--stop-top",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="K",
+    help="sampled/swiss: stop early once the top K are likely in order (see --stop-confidence).",
+)
+@click.option(
+    "--stop-confidence",
+    type=click.FloatRange(0.5, 1.0, max_open=True),
+    default=None,
+    metavar="C",
+    help="With --stop-top: each adjacent pair of the top K (and the K-th with the next) "
+    "ordered with TrueSkill probability >= C (default 0.95).",
+)
+@click.option("--dry-run", is_flag=True, help="Print the plan (games, games per bot) and exit.")
+@click.option(
+    "--max-games",
+    type=click.IntRange(min=1),
+    default=None,
+    help=f"Refuse a plan of more games (default {MAX_GAMES:,}).",
+)
 @rule_option
 @click.option("--move-ms", type=click.IntRange(min=1), default=None, help="Milliseconds per move.")
 @click.option("--bank-ms", type=click.IntRange(min=1), default=None, help="Extra ms per game.")
@@ -528,6 +577,12 @@ def tournament(
     name: str | None,
     out: Path | None,
     gauntlet: str | None,
+    schedule: str | None,
+    rounds: int | None,
+    stop_top: int | None,
+    stop_confidence: float | None,
+    dry_run: bool,
+    max_games: int | None,
     rules: Sequence[str],
     move_ms: int | None,
     bank_ms: int | None,
@@ -537,18 +592,20 @@ def tournament(
     resource_limits: Sequence[str],
     quiet: bool,
 ) -> None:
-    """Play a round-robin tournament with duplicate deals, and rate the bots.
+    """Play a tournament with duplicate deals, and rate the bots.
 
-    Every set of --players bots plays --deals deal sets, each in every seat
-    rotation. Results go to results/NAME (or --out): results.sqlite, replays
-    and bot logs. Rerunning the same command resumes an unfinished folder.
-    Flags override the config file.
+    Each table plays --deals deal sets, each in every seat rotation. A
+    round-robin seats every set of --players bots; sampled and swiss play
+    --rounds rounds, each bot at one table a round. Results go to
+    results/NAME (or --out): results.sqlite, replays and bot logs. Rerunning
+    the same command resumes an unfinished folder. Flags override the config file.
 
     \b
     Example:
         arena tournament --bot sample_bots/python/random_bot.py \\
             --bot "js=node sample_bots/javascript/random_bot.js" \\
             --bot sample_bots/c/random_bot --players 3 --deals 5 --jobs 2
+        arena tournament class.toml --schedule swiss --rounds 8 --dry-run
     """
     data: dict[str, Any] = {}
     file_bots = []
@@ -574,9 +631,13 @@ def tournament(
     )
     resources = {**data.get("limits", {}), **resource_overrides(resource_limits)}
     domain(lambda: ResourceLimits().merged(resources))
-    sandbox = sandbox_for(required, no_sandbox)
-    for spec in specs:
-        domain(partial(build_bot, spec))
+    chosen_top = stop_top or data.get("stop_top")
+    chosen_confidence = stop_confidence or data.get("stop_confidence")
+    if chosen_confidence is not None and chosen_top is None:
+        raise click.UsageError("--stop-confidence needs --stop-top K")
+    stop = (
+        StopRule(chosen_top, float(chosen_confidence or DEFAULT_CONFIDENCE)) if chosen_top else None
+    )
     event = Tournament(
         bots=tuple(specs),
         players=game_rules.players,
@@ -586,10 +647,19 @@ def tournament(
         limits=limits,
         resources=tuple(sorted(resources.items())),
         gauntlet=gauntlet or data.get("gauntlet"),
+        schedule=schedule or data.get("schedule", "round-robin"),
+        rounds=rounds or data.get("rounds"),
+        stop=stop,
     )
-    domain(event.schedule)
+    plan = domain(partial(event.check_size, max_games or data.get("max_games", MAX_GAMES)))
     label = name or data.get("name") or (config_file.stem if config_file else "tournament")
     folder = out or (Path(data["out"]) if "out" in data else Path("results") / label)
+    if dry_run:
+        click.echo(describe_plan(event, plan, folder))
+        return
+    sandbox = sandbox_for(required, no_sandbox)
+    for spec in specs:
+        domain(partial(build_bot, spec))
     if dask_address and jobs:
         raise click.UsageError(
             "--jobs and --dask exclude each other: a cluster has its own workers"
@@ -626,7 +696,7 @@ def tournament(
         if not quiet:
             click.echo(
                 f"Tournament {label}: {len(specs)} bots, {event.players} per table, "
-                f"{store.total()} games ({store.done()} done) -> {folder}"
+                f"{event.schedule}, {plan.games:,} games ({store.done():,} done) -> {folder}"
             )
         bar = None if quiet else ProgressBar()
         try:
@@ -660,6 +730,12 @@ def tournament(
         if bar:
             bar.finish()
     rate = outcome.played / outcome.seconds if outcome.seconds > 0 else 0.0
+    if outcome.stopped:
+        click.echo(
+            f"Stopped early: after round {outcome.stopped['after_round']} the top "
+            f"{event.stop.top if event.stop else 0} were in order with probability >= "
+            f"{outcome.stopped['weakest']} (round {outcome.stopped['last_round']} was the last)."
+        )
     click.echo(
         f"Done: {outcome.done}/{outcome.total} games ({outcome.played} played now in "
         f"{outcome.seconds:.1f} s, {rate:.1f} games/s). Leaderboard: arena leaderboard {folder}"
@@ -685,7 +761,7 @@ class ProgressBar:
         filled = int(width * done / total) if total else width
         text = (
             f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, "
-            f"{rate:.1f} games/s, ETA {_duration(eta)}"
+            f"{rate:.1f} games/s, ETA {duration(eta)}"
         )
         now = time.monotonic()
         if self.live:
@@ -699,17 +775,6 @@ class ProgressBar:
         """End the bar's line."""
         if self.live:
             click.echo("", err=True)
-
-
-def _duration(seconds: float) -> str:
-    seconds = int(seconds + 0.5)
-    if seconds < 60:
-        return f"{seconds}s"
-    minutes, seconds = divmod(seconds, 60)
-    if minutes < 60:
-        return f"{minutes}m{seconds:02d}s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}h{minutes:02d}m"
 
 
 @main.command()

@@ -67,7 +67,7 @@ def measure(
 ) -> JSON:
     """Best-of-``rounds`` games/s of each executor."""
     event = tournament_for(kind, deals)
-    games = len(event.schedule())
+    games = event.plan().games
     best_local = best_dask = best_whole = 0.0
     setups = []
     for _ in range(rounds):

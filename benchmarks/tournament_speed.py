@@ -36,7 +36,7 @@ from arena.game import Rules
 from arena.protocol import Limits
 from arena.referee import play_game
 from arena.tournament.runner import Tournament, open_store, pinned, run, worker_cpus
-from arena.tournament.schedule import ScheduledGame
+from arena.tournament.schedule import ScheduledGame, round_robin_games
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = {
@@ -102,7 +102,12 @@ def _floor_worker(share: Share) -> int:
 
 def floor_run(event: Tournament, jobs: int, sandbox: Capabilities, pin: bool) -> float:
     """Games/s of the same schedule played by ``jobs`` bare referee loops."""
-    games = event.schedule()
+    games = round_robin_games(
+        [spec.name for spec in event.bots],
+        players=event.players,
+        deals=event.deals,
+        seed=event.seed,
+    )
     cpus = worker_cpus(jobs) if pin else None
     shares: list[Share] = [
         (list(event.bots), games[i::jobs], sandbox, cpus[i] if cpus else None) for i in range(jobs)
@@ -131,7 +136,7 @@ def measure(
         "bot": kind,
         "jobs": jobs,
         "pinned": bool(pin and worker_cpus(jobs)),
-        "games": len(event.schedule()),
+        "games": event.plan().games,
         "tournament_games_per_s": round(best_tournament, 1),
         "floor_games_per_s": round(best_floor, 1),
         "ratio": round(best_tournament / best_floor, 3),

@@ -219,3 +219,40 @@ def test_a_block_larger_than_the_pipe_is_written_whole() -> None:
         assert process.read_line(time.monotonic() + 10) == line[:-1]
     finally:
         process.stop()
+
+
+def test_a_worker_keeps_at_most_its_live_bound_of_bot_processes(tmp_path: Path) -> None:
+    """Ten real bots seated by a sampled schedule, at most three processes alive at once:
+    the least recently used one is told bye (and exits) before another starts."""
+    from arena.tournament.runner import Seats, Setup  # noqa: PLC0415
+    from arena.tournament.schedule import GameIds, Sampled, round_games  # noqa: PLC0415
+
+    marker = f"lru-{uuid.uuid4().hex}"
+    specs = tuple(
+        parse_bot(f"p{n}={sys.executable} {MISBEHAVE} plays-first-card {marker}") for n in range(10)
+    )
+    rules = Rules.from_dict({"players": 2})
+    setup = Setup(specs, rules, FAST, {}, None, tmp_path)
+    seats = Seats(setup, log_dir=tmp_path, sandbox=None, live=3)
+    strategy = Sampled([s.name for s in specs], players=2, deals=1, seed=1, rounds=3)
+    ids = GameIds("sampled", deals=1, deal_sets=0)
+    most = 0
+    ordinal = 0
+    try:
+        for number in (1, 2, 3):
+            tables = strategy.next_round(number, None)
+            assert tables is not None
+            for game in round_games(
+                tables, number=number, first_ordinal=ordinal, first_deal_set=ordinal, deals=1,
+                seed=5, ids=ids,
+            ):  # fmt: skip
+                finished, _ = seats.play(game, {})
+                assert not finished.faults
+                ordinal += 1
+                most = max(most, len(leftovers(marker)))
+                assert len(seats.players) <= 3
+    finally:
+        seats.close()
+    assert most <= 3
+    assert seats.started >= 15, "every table of a round seats two bots not seen lately"
+    assert wait_for_no_leftovers(marker) == []

@@ -23,7 +23,7 @@ from click.testing import CliRunner
 
 from arena.cli import main
 from arena.tournament.ratings import Environment
-from arena.tournament.schedule import ScheduleError, build_schedule, deal_set_seed
+from arena.tournament.schedule import ScheduleError, deal_set_seed, round_robin_games
 from arena.tournament.store import BotRecord, Finished, Store, StoreError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,7 +45,7 @@ BOTS = [
 
 
 def test_round_robin_with_duplicate_deals() -> None:
-    games = build_schedule(["a", "b", "c", "d"], players=3, deals=2, seed=9)
+    games = round_robin_games(["a", "b", "c", "d"], players=3, deals=2, seed=9)
     assert len(games) == 4 * 2 * 3  # 4 tables of 3, 2 deal sets, 3 rotations
     assert [g.game_id for g in games] == sorted(g.game_id for g in games)
     first_set = [g for g in games if g.deal_set == 0]
@@ -59,7 +59,7 @@ def test_round_robin_with_duplicate_deals() -> None:
 
 
 def test_gauntlet_keeps_only_the_challengers_tables() -> None:
-    games = build_schedule(["a", "b", "c", "d"], players=2, deals=1, seed=0, gauntlet="d")
+    games = round_robin_games(["a", "b", "c", "d"], players=2, deals=1, seed=0, gauntlet="d")
     assert {frozenset(g.seats) for g in games} == {
         frozenset("ad"),
         frozenset("bd"),
@@ -73,22 +73,23 @@ def test_gauntlet_keeps_only_the_challengers_tables() -> None:
 )
 def test_impossible_schedules(bots: list[str], players: int, message: str) -> None:
     with pytest.raises(ScheduleError, match=message):
-        build_schedule(bots, players=players, deals=1, seed=0)
+        round_robin_games(bots, players=players, deals=1, seed=0)
 
 
 # ---------------------------------------------------------------------- store
 
 
 def make_store(folder: Path) -> Store:
-    schedule = build_schedule(["a", "b", "c"], players=3, deals=2, seed=1)
-    return Store.open(
+    schedule = round_robin_games(["a", "b", "c"], players=3, deals=2, seed=1)
+    store = Store.open(
         folder,
         config={"players": 3},
         bots=[BotRecord(name, name, "h") for name in "abc"],
-        schedule=schedule,
         environment=Environment.for_table(3),
         sandbox=[],
     )
+    store.schedule_round(1, [("a", "b", "c")], schedule)
+    return store
 
 
 def finished(ordinal: int) -> Finished:
@@ -109,7 +110,7 @@ def test_ratings_do_not_depend_on_the_order_games_finish(tmp_path: Path) -> None
     assert in_order.standings() == shuffled.standings()
     assert in_order.pairwise() == shuffled.pairwise()
     rows = {row["bot"]: row for row in in_order.standings()}
-    schedule = build_schedule(["a", "b", "c"], players=3, deals=2, seed=1)
+    schedule = round_robin_games(["a", "b", "c"], players=3, deals=2, seed=1)
     assert rows[schedule[2].seats[1]]["faults"] == {"timeout": 1}
     for bot in "abc":
         places = [finished(g.ordinal).placements[g.seats.index(bot)] for g in schedule]
@@ -133,7 +134,6 @@ def test_a_store_of_another_tournament_is_refused(tmp_path: Path) -> None:
             tmp_path,
             config={"players": 4},
             bots=[],
-            schedule=[],
             environment=Environment(),
             sandbox=[],
         )
@@ -185,11 +185,9 @@ def test_tournament_jobs_1_and_2_give_the_same_leaderboard(tmp_path: Path) -> No
     assert output.startswith("Done: 24/24 games (0 played now"), "a finished folder plays nothing"
 
 
-def test_kill_9_then_rerun_gives_the_uninterrupted_leaderboard(tmp_path: Path) -> None:
-    common = [*BOTS, "--players", "3", "--deals", "6", "--seed", "11", "--jobs", "2", "--quiet"]
-    code, output = run_cli("tournament", *common, "--out", str(tmp_path / "whole"))
-    assert code == 0, output
-    folder = tmp_path / "killed"
+def kill_9_during(common: list[str], folder: Path, *, after: int) -> int:
+    """Start ``arena tournament`` in a subprocess, SIGKILL its whole group once ``after``
+    games are done; return how many were."""
     command = [sys.executable, "-m", "arena", "tournament", *common, "--out", str(folder)]
     child = subprocess.Popen(
         command, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -197,7 +195,7 @@ def test_kill_9_then_rerun_gives_the_uninterrupted_leaderboard(tmp_path: Path) -
     database = folder / "results.sqlite"
     deadline = time.monotonic() + 60
     done = 0
-    while time.monotonic() < deadline and done < 10:
+    while time.monotonic() < deadline and done < after:
         time.sleep(0.05)
         if database.exists():
             try:
@@ -209,13 +207,90 @@ def test_kill_9_then_rerun_gives_the_uninterrupted_leaderboard(tmp_path: Path) -
                 done = 0
     os.killpg(child.pid, signal.SIGKILL)
     child.wait()
+    return int(done)
+
+
+def test_kill_9_then_rerun_gives_the_uninterrupted_leaderboard(tmp_path: Path) -> None:
+    common = [*BOTS, "--players", "3", "--deals", "6", "--seed", "11", "--jobs", "2", "--quiet"]
+    code, output = run_cli("tournament", *common, "--out", str(tmp_path / "whole"))
+    assert code == 0, output
+    folder = tmp_path / "killed"
+    done = kill_9_during(common, folder, after=10)
     assert 10 <= done < 72, f"the kill came at {done} games"
     code, output = run_cli("tournament", *common, "--out", str(folder))
     assert code == 0, output
-    with sqlite3.connect(database) as db:
+    with sqlite3.connect(folder / "results.sqlite") as db:
         assert db.execute("SELECT count(*) FROM games WHERE status='done'").fetchone()[0] == 72
         assert db.execute("SELECT count(*) FROM ratings").fetchone()[0] == 72 * 3
     assert leaderboard(folder) == leaderboard(tmp_path / "whole")
+
+
+def tables_of(folder: Path) -> list[tuple[int, int, str]]:
+    with sqlite3.connect(folder / "results.sqlite") as db:
+        return db.execute(
+            "SELECT round, table_no, bots FROM tables ORDER BY round, table_no"
+        ).fetchall()
+
+
+@pytest.mark.parametrize("schedule", ["sampled", "swiss"])
+def test_rounds_with_jobs_1_and_2_and_after_kill_9_are_the_same(
+    tmp_path: Path, schedule: str
+) -> None:
+    """Seven real bots, two tables of three a round (one sits out), six rounds."""
+    seven = [*BOTS, "--bot", f"e={C_BOT}", "--bot", f"f={C_BOT}", "--bot", f"g={C_BOT}"]
+    common = [*seven, "--players", "3", "--deals", "2", "--seed", "3", "--quiet",
+              "--schedule", schedule, "--rounds", "6"]  # fmt: skip
+    code, output = run_cli("tournament", *common, "--out", str(tmp_path / "one"))
+    assert code == 0, output
+    assert output.startswith("Done: 72/72 games")
+    code, output = run_cli("tournament", *common, "--jobs", "2", "--out", str(tmp_path / "two"))
+    assert code == 0, output
+    done = kill_9_during([*common, "--jobs", "2"], tmp_path / "killed", after=16)
+    assert 16 <= done < 72 and done % 12, f"the kill came at {done} games, not mid-round"
+    code, output = run_cli("tournament", *common, "--jobs", "2", "--out", str(tmp_path / "killed"))
+    assert code == 0, output
+    expected = leaderboard(tmp_path / "one")
+    assert sorted(int(str(row["games"])) for row in expected) == [30] * 6 + [36], "one table apart"
+    for other in ("two", "killed"):
+        assert leaderboard(tmp_path / other) == expected
+        assert tables_of(tmp_path / other) == tables_of(tmp_path / "one")
+    ids = sorted(path.stem for path in (tmp_path / "one" / "replays").glob("*.jsonl"))
+    assert ids[0] == "rd00001-t00000-d0-r0" and ids[-1] == "rd00006-t00001-d1-r2"
+
+
+def test_dry_run_prints_the_plan_and_big_plans_are_refused(tmp_path: Path) -> None:
+    thirty = [arg for n in range(30) for arg in ("--bot", f"b{n}={C_BOT}")]
+    folder = tmp_path / "never"
+    common = [*thirty, "--deals", "5", "--out", str(folder)]
+    code, output = run_cli("tournament", *common)
+    assert code == 1
+    assert output.strip() == (
+        "Error: the round-robin plan has 548,100 games, more than --max-games 200,000: try "
+        "--schedule sampled --rounds 35 (4,900 games, 640-660 per bot), or raise --max-games"
+    )
+    code, output = run_cli("tournament", *common, "--max-games", "1000000", "--dry-run")
+    assert code == 0, output
+    assert "Plan: round-robin, 30 bots, 4 per table, 5 deal sets per table" in output
+    assert "  games: 548,100 (73,080 per bot)" in output
+    assert "  time: unknown" in output
+    code, output = run_cli("tournament", *common, "--schedule", "swiss", "--rounds", "35",
+                           "--stop-top", "3", "--dry-run")  # fmt: skip
+    assert code == 0, output
+    assert "  games: 4,900 (640-660 per bot)" in output
+    assert "  rounds: 35, 140 games each" in output
+    assert "stop rule: once the top 3 are in order with probability >= 0.95" in output
+    assert not folder.exists(), "a dry run writes nothing"
+
+
+def test_dry_run_estimates_the_time_from_the_folders_pace(tmp_path: Path) -> None:
+    common = [*BOTS, "--players", "3", "--deals", "2", "--out", str(tmp_path), "--quiet"]
+    assert run_cli("tournament", *common)[0] == 0
+    before = fingerprint(tmp_path)
+    code, output = run_cli("tournament", *common, "--dry-run")
+    assert code == 0, output
+    assert f"  {tmp_path}: 24 games done" in output
+    assert " games/s, as measured there" in output
+    assert fingerprint(tmp_path) == before
 
 
 def test_a_bot_that_never_starts_is_disabled_and_forfeits(tmp_path: Path) -> None:
@@ -243,6 +318,9 @@ def fingerprint(folder: Path) -> str:
         (["--players", "5"], "4 bots cannot fill a 5-seat table"),
         (["--deals", "3"], "holds another tournament (deals: 2 there, 3 now)"),
         (["--limit", "walls=1"], "unknown limit 'walls'"),
+        (["--schedule", "sampled"], "holds another tournament (schedule: None there, 'sampled'"),
+        (["--rounds", "3"], "--rounds needs --schedule sampled or swiss"),
+        (["--stop-top", "2"], "a stop rule needs --schedule sampled or swiss"),
     ],
 )
 def test_bad_input_is_one_line_and_keeps_results(

@@ -50,7 +50,7 @@ from arena.bots.player import ProcessPlayer
 from arena.bots.sandbox import Capabilities, detect, require
 from arena.bots.spec import BotSpec
 from arena.errors import ArenaError, BotFault
-from arena.tournament.runner import Seats, Setup, files_hash, pinned, save_replay
+from arena.tournament.runner import Games, Seats, Setup, files_hash, pinned, save_replay
 from arena.tournament.schedule import ScheduledGame
 from arena.tournament.store import Finished
 
@@ -248,7 +248,7 @@ class DaskExecutor:
 
     @contextmanager
     def play(
-        self, setup: Setup, games: Sequence[ScheduledGame], disabled: Mapping[str, str]
+        self, setup: Setup, games: Games, disabled: Mapping[str, str]
     ) -> Iterator[Iterator[Finished]]:
         """Play ``games`` in batches on the cluster; on the way out every worker's bots say bye."""
         if not self.workers:
@@ -294,19 +294,24 @@ class DaskExecutor:
     def _results(
         self,
         setup: Setup,
-        games: Sequence[ScheduledGame],
+        games: Games,
         disabled: Mapping[str, str],
         pending: dict[Future[Any], list[ScheduledGame]],
     ) -> Iterator[Finished]:
         origin = self.origin(setup)
-        queue = deque(games)
+        #: Games taken from ``games`` and not yet sent (and those a closing worker returned).
+        queue: deque[ScheduledGame] = deque()
         sizer = BatchSizer(self.batch_s)
         told: set[str] = set()
         stream = as_completed()
 
-        def submit() -> None:
-            size = sizer.size(len(queue), self._threads())
-            batch = [queue.popleft() for _ in range(size)]
+        def submit() -> bool:
+            size = sizer.size(len(queue) + games.left(), self._threads())
+            if len(queue) < size:
+                queue.extend(games.take(size - len(queue)))
+            if not queue:
+                return False  # nothing may start until a running game finishes
+            batch = [queue.popleft() for _ in range(min(size, len(queue)))]
             future = self.client.submit(
                 _batch_task,
                 origin,
@@ -319,10 +324,11 @@ class DaskExecutor:
             )
             pending[future] = batch
             stream.add(future)
+            return True
 
         def refill() -> None:
-            while queue and len(pending) < QUEUED_PER_THREAD * self._threads():
-                submit()
+            while len(pending) < QUEUED_PER_THREAD * self._threads() and submit():
+                pass
 
         refill()
         for future in stream:

@@ -9,7 +9,12 @@ pin = true                     # each game's referee and bots on one CPU (defaul
 dask = "tcp://head:8786"       # optional: play on a Dask cluster ("local:4": 4 local workers)
 seed = 7
 move_ms = 1000                 # also bank_ms, startup_ms
-gauntlet = "alice"             # optional: only the tables alice sits at
+gauntlet = "alice"             # optional: alice sits at every table
+schedule = "sampled"           # round-robin (default), sampled or swiss
+rounds = 12                    # sampled/swiss: the most rounds
+stop_top = 3                   # sampled/swiss: stop once the top 3 are ordered...
+stop_confidence = 0.95         # ...each adjacent pair with this probability
+max_games = 200000             # refuse a plan larger than this
 
 [rules]                        # any rule option
 dog_life = "expanded"
@@ -48,6 +53,11 @@ KNOWN_KEYS = frozenset(
         "bank_ms",
         "startup_ms",
         "gauntlet",
+        "schedule",
+        "rounds",
+        "stop_top",
+        "stop_confidence",
+        "max_games",
         "rules",
         "limits",
         "bots",
@@ -78,12 +88,26 @@ def load_config(path: Path) -> dict[str, Any]:
         raise ConfigError(
             f"{path}: unknown key {unknown[0]!r}; known keys: {', '.join(sorted(KNOWN_KEYS))}"
         )
-    for key in ("players", "deals", "jobs", "seed", "move_ms", "bank_ms", "startup_ms"):
+    for key in (
+        "players",
+        "deals",
+        "jobs",
+        "seed",
+        "move_ms",
+        "bank_ms",
+        "startup_ms",
+        "rounds",
+        "stop_top",
+        "max_games",
+    ):
         if key in data and (not isinstance(data[key], int) or isinstance(data[key], bool)):
             raise ConfigError(f"{path}: {key} must be a whole number, not {data[key]!r}")
+    confidence = data.get("stop_confidence", 0.5)
+    if not isinstance(confidence, int | float) or isinstance(confidence, bool):
+        raise ConfigError(f"{path}: stop_confidence must be a number, not {confidence!r}")
     if "pin" in data and not isinstance(data["pin"], bool):
         raise ConfigError(f"{path}: pin must be true or false, not {data['pin']!r}")
-    for key in ("name", "gauntlet", "out", "dask"):
+    for key in ("name", "gauntlet", "out", "dask", "schedule"):
         if key in data and not isinstance(data[key], str):
             raise ConfigError(f"{path}: {key} must be a string, not {data[key]!r}")
     for key in ("rules", "limits"):

@@ -9,6 +9,8 @@ Players are ranked by placement; games are rated in schedule order.
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -67,3 +69,36 @@ def rate(
     groups: list[tuple[Any, ...]] = [(env.create_rating(*ratings[bot]),) for bot in seats]
     rated = env.rate(groups, ranks=list(placements))
     return {bot: (group[0].mu, group[0].sigma) for bot, group in zip(seats, rated, strict=True)}
+
+
+@dataclass(frozen=True)
+class StopRule:
+    """Stop once the top ``top`` bots are likely in order (``--stop-top``, ``--stop-confidence``).
+
+    Checked at round boundaries: each adjacent pair of the leaderboard's first
+    ``top + 1`` bots (the last pair says the top ``top`` are the right ones)
+    must be in order with posterior probability >= ``confidence``. The
+    probability is TrueSkill's own estimate that the skill above is the
+    larger, Phi((mu_a - mu_b) / sqrt(sigma_a^2 + sigma_b^2)); it is only as
+    good as the model's fit (the README and benchmarks/field.py say how
+    often it was right).
+    """
+
+    top: int
+    confidence: float
+
+    def weakest(self, standings: Mapping[str, tuple[float, float]]) -> float:
+        """The smallest probability among the pairs checked (1.0 when there is no pair)."""
+        rows = sorted(standings.items(), key=lambda item: (-(item[1][0] - 3 * item[1][1]), item[0]))
+        pairs = itertools.pairwise(rows[: self.top + 1])
+        return min((ordered_probability(a[1], b[1]) for a, b in pairs), default=1.0)
+
+    def holds(self, standings: Mapping[str, tuple[float, float]]) -> bool:
+        """Whether the top is ordered well enough to stop."""
+        return self.weakest(standings) >= self.confidence
+
+
+def ordered_probability(above: tuple[float, float], below: tuple[float, float]) -> float:
+    """TrueSkill's posterior probability that ``above``'s skill exceeds ``below``'s."""
+    spread = math.sqrt(above[1] ** 2 + below[1] ** 2)
+    return 0.5 * (1.0 + math.erf((above[0] - below[0]) / (spread * math.sqrt(2.0))))

@@ -13,14 +13,16 @@ fallback).
 from __future__ import annotations
 
 import hashlib
+import math
 import multiprocessing
 import os
+import queue
 import shlex
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing.util import Finalize
 from pathlib import Path
 from typing import Any, Protocol
@@ -32,10 +34,28 @@ from arena.errors import BotFault, FaultKind
 from arena.game import Rules
 from arena.protocol import Limits
 from arena.referee import GameResult, Player, play_game, write_replay
-from arena.tournament.ratings import Environment
-from arena.tournament.schedule import ScheduledGame, build_schedule
-from arena.tournament.store import BotRecord, Finished, Store
+from arena.tournament.feed import Feed
+from arena.tournament.ratings import Environment, StopRule
+from arena.tournament.schedule import (
+    GameIds,
+    Plan,
+    RoundRobin,
+    Sampled,
+    ScheduledGame,
+    ScheduleError,
+    Strategy,
+    Swiss,
+)
+from arena.tournament.store import DATABASE, BotRecord, Finished, Store, open_existing
 
+#: The largest plan played without --max-games saying more.
+MAX_GAMES = 200_000
+#: Rounds of a sampled or Swiss tournament when --rounds is not given.
+DEFAULT_ROUNDS = 10
+#: --stop-confidence when only --stop-top is given.
+DEFAULT_CONFIDENCE = 0.95
+#: Bot processes one worker keeps alive at most (the least recently used are told bye).
+LIVE_BOTS = 24
 #: Handshake failures in a row after which a bot is disabled.
 DISABLE_AFTER = 3
 _HANDSHAKE = "handshake failed"
@@ -53,10 +73,20 @@ class Tournament:
     limits: Limits
     resources: tuple[tuple[str, int], ...] = ()
     gauntlet: str | None = None
+    #: round-robin, sampled or swiss (see :mod:`arena.tournament.schedule`).
+    schedule: str = "round-robin"
+    #: Sampled and Swiss: the most rounds (the total, not additional ones).
+    rounds: int | None = None
+    #: Sampled and Swiss: end early once the top is ordered (checked at round boundaries).
+    stop: StopRule | None = None
 
     def key(self) -> dict[str, Any]:
-        """The configuration as stored, and compared on resume."""
-        return {
+        """The configuration as stored, and compared on resume.
+
+        A round-robin's key is what schema version 1 stored, so such folders
+        resume; the schedule's keys come in with the other schedules.
+        """
+        key: dict[str, Any] = {
             "bots": [[spec.name, spec.command] for spec in self.bots],
             "players": self.players,
             "deals": self.deals,
@@ -66,15 +96,99 @@ class Tournament:
             "resources": dict(self.resources),
             "gauntlet": self.gauntlet,
         }
+        if self.schedule != "round-robin":
+            key["schedule"] = self.schedule
+            key["rounds"] = self.rounds
+            key["stop"] = [self.stop.top, self.stop.confidence] if self.stop else None
+        return key
 
-    def schedule(self) -> list[ScheduledGame]:
-        """Every game, in schedule order."""
-        return build_schedule(
-            [spec.name for spec in self.bots],
+    def growable(self) -> tuple[str, ...]:
+        """Keys of :meth:`key` that a rerun may change (a league goes on with more rounds)."""
+        return () if self.schedule == "round-robin" else ("rounds", "stop")
+
+    def strategy(self) -> Strategy:
+        """A fresh schedule strategy for this tournament.
+
+        Raises:
+            ScheduleError: for an unknown schedule, a field that cannot fill a
+                table, bad rounds, or a stop rule where none applies.
+        """
+        names = [spec.name for spec in self.bots]
+        if self.schedule == "round-robin":
+            if self.stop is not None:
+                raise ScheduleError(
+                    "a stop rule needs --schedule sampled or swiss "
+                    "(a round-robin plays every table)"
+                )
+            if self.rounds is not None:
+                raise ScheduleError(
+                    "--rounds needs --schedule sampled or swiss (a round-robin plays every table)"
+                )
+            return RoundRobin(names, players=self.players, deals=self.deals, gauntlet=self.gauntlet)
+        kinds: dict[str, type[Sampled]] = {"sampled": Sampled, "swiss": Swiss}
+        if self.schedule not in kinds:
+            raise ScheduleError(
+                f"unknown schedule {self.schedule!r}: choose round-robin, sampled or swiss"
+            )
+        if self.stop is not None and self.stop.top < 1:
+            raise ScheduleError(f"--stop-top takes a number >= 1, not {self.stop.top}")
+        if self.stop is not None and not 0.5 <= self.stop.confidence < 1.0:
+            raise ScheduleError(
+                f"--stop-confidence takes a probability in [0.5, 1), not {self.stop.confidence}"
+            )
+        return kinds[self.schedule](
+            names,
             players=self.players,
             deals=self.deals,
             seed=self.seed,
+            rounds=DEFAULT_ROUNDS if self.rounds is None else self.rounds,
             gauntlet=self.gauntlet,
+        )
+
+    def plan(self) -> Plan:
+        """What the schedule will play (see :class:`arena.tournament.schedule.Plan`).
+
+        Raises:
+            ScheduleError: as :meth:`strategy`.
+        """
+        return self.strategy().plan()
+
+    def check_size(self, max_games: int) -> Plan:
+        """The plan, refused when it has more than ``max_games`` games.
+
+        Raises:
+            ScheduleError: for a plan too large (the message suggests a sampled
+                schedule whose bots each play about as many tables as in a
+                round-robin of ``players + 4`` bots, within the cap), or as
+                :meth:`strategy`.
+        """
+        plan = self.plan()
+        if plan.games <= max_games:
+            return plan
+        one = replace(self, schedule="sampled", rounds=1, stop=None).plan()
+        rounds = max(1, min(math.comb(self.players + 3, self.players - 1), max_games // one.games))
+        sampled = replace(self, schedule="sampled", rounds=rounds, stop=None).plan()
+        raise ScheduleError(
+            f"the {plan.schedule} plan has {plan.games:,} games, more than --max-games "
+            f"{max_games:,}: try --schedule sampled --rounds {rounds} ({sampled.games:,} games, "
+            f"{per_bot(sampled)} per bot), or raise --max-games"
+        )
+
+    def ids(self) -> GameIds:
+        """How this tournament's games are named."""
+        strategy = self.strategy()
+        deal_sets = strategy.tables() * self.deals if isinstance(strategy, RoundRobin) else 0
+        return GameIds(self.schedule, deals=self.deals, deal_sets=deal_sets)
+
+    def feed(self, store: Store) -> Feed:
+        """The games of ``store`` to play, the next rounds made as they are needed."""
+        return Feed(
+            self.strategy(),
+            store,
+            deals=self.deals,
+            seed=self.seed,
+            ids=self.ids(),
+            stop=self.stop,
         )
 
 
@@ -87,6 +201,8 @@ class Outcome:
     total: int
     seconds: float
     disabled: dict[str, str] = field(default_factory=dict)
+    #: Why a stop rule ended the schedule early (None: it did not).
+    stopped: dict[str, Any] | None = None
 
 
 def open_store(
@@ -109,22 +225,102 @@ def open_store(
         folder,
         config=tournament.key(),
         bots=[BotRecord(s.name, s.command, files_hash(s)) for s in tournament.bots],
-        schedule=tournament.schedule(),
         environment=Environment.for_table(rules.players),
         sandbox=list(layers if layers is not None else sandbox.layers if sandbox else []),
+        growable=tournament.growable(),
     )
+
+
+def describe_plan(tournament: Tournament, plan: Plan, folder: Path) -> str:
+    """``--dry-run``'s text: the schedule, its games, games per bot, and a time estimate.
+
+    The estimate uses the pace of the latest games finished in ``folder``
+    (the same bots on the same machine, usually); without any it is unknown.
+    """
+    bots = len(tournament.bots)
+    lines = [
+        f"Plan: {plan.schedule}, {bots:,} bots, {tournament.players} per table, "
+        f"{tournament.deals} deal set{'s' * (tournament.deals != 1)} per table, each in "
+        f"{tournament.players} seat rotations",
+        f"  games: {plan.games:,} ({per_bot(plan)} per bot)",
+    ]
+    if plan.rounds is not None:
+        lines.append(f"  rounds: {plan.rounds:,}, {plan.per_round:,} games each")
+    if tournament.gauntlet:
+        lines.append(f"  gauntlet: {tournament.gauntlet} sits at every table")
+    if tournament.schedule == "swiss":
+        lines.append(
+            "  swiss: rounds 1 and 2 are seated as sampled; each later round from the "
+            "standings after the round before the last (not known yet)"
+        )
+    if tournament.stop is not None:
+        lines.append(
+            f"  stop rule: once the top {tournament.stop.top} are in order with probability "
+            f">= {tournament.stop.confidence} (checked each round; the games above are the most)"
+        )
+    done, pace = 0, None
+    if (folder / DATABASE).is_file():
+        store = open_existing(folder)
+        try:
+            done, pace = store.done(), store.games_per_second()
+        finally:
+            store.close()
+        lines.append(f"  {folder}: {done:,} games done")
+    if pace is None:
+        lines.append(f"  time: unknown ({folder} has no finished games to measure the pace)")
+    else:
+        seconds = max(plan.games - done, 0) / pace
+        lines.append(f"  time: about {duration(seconds)} at {pace:.1f} games/s, as measured there")
+    return "\n".join(lines)
+
+
+def per_bot(plan: Plan) -> str:
+    """A plan's games per bot: ``12`` or ``10-12``."""
+    low, high = plan.per_bot
+    return f"{low:,}" if low == high else f"{low:,}-{high:,}"
+
+
+def duration(seconds: float) -> str:
+    """A duration for people: 45s, 12m05s, 3h20m, 4d06h."""
+    seconds = int(seconds + 0.5)
+    if seconds < 60:
+        return f"{seconds}s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}m{seconds:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    if hours < 48:
+        return f"{hours}h{minutes:02d}m"
+    days, hours = divmod(hours, 24)
+    return f"{days}d{hours:02d}h"
+
+
+class Games(Protocol):
+    """Where an executor takes its games from (a :class:`arena.tournament.feed.Feed`)."""
+
+    def take(self, count: int) -> list[ScheduledGame]:
+        """Up to ``count`` games that may start now (none: wait for a game to finish)."""
+        ...
+
+    def left(self) -> int:
+        """Games not handed out yet (at most)."""
+        ...
 
 
 class Executor(Protocol):
     """Plays games somewhere and hands back each one as it finishes, its replay written."""
 
     def play(
-        self, setup: Setup, games: Sequence[ScheduledGame], disabled: Mapping[str, str]
+        self, setup: Setup, games: Games, disabled: Mapping[str, str]
     ) -> AbstractContextManager[Iterator[Finished]]:
         """The finished games, in any order; leaving the context stops what is still running.
 
-        ``disabled`` is live: a bot disabled while the games run forfeits
-        the games handed out after that.
+        Games are taken from ``games`` as workers free up, and only after the
+        caller has dealt with the finished game handed back before (a
+        finished game may let the next round be made). When ``games`` has
+        none to give and none is running, the run is over. ``disabled`` is
+        live: a bot disabled while the games run forfeits the games handed
+        out after that.
         """
         ...
 
@@ -141,7 +337,7 @@ def run(
     executor: Executor | None = None,
     required: Sequence[str] = (),
 ) -> Outcome:
-    """Play every pending game of ``store``; commit each as it finishes.
+    """Play the tournament's games into ``store``, scheduling rounds as needed; commit each game.
 
     The games are played by ``executor`` (default: a :class:`LocalExecutor`
     of ``jobs`` workers, each pinned to a CPU of its own when ``pin`` and
@@ -149,8 +345,8 @@ def run(
     names the protections each worker's sandbox must provide.
     A KeyboardInterrupt stops the run between commits; what was committed stays.
     """
-    pending = store.pending()
-    total, done = store.total(), store.done()
+    feed = tournament.feed(store)
+    done = store.done()
     for partial in (store.folder / "replays").glob(".*.partial"):
         partial.unlink(missing_ok=True)  # left by a worker killed mid-write
     disabled = store.disabled()
@@ -158,14 +354,13 @@ def run(
     setup = Setup.of(tournament, sandbox, store.folder, required)
     start = time.monotonic()
     played = 0
-    by_ordinal = {game.ordinal: game for game in pending}
     executor = executor or LocalExecutor(jobs, pin=pin)
-    with executor.play(setup, pending, disabled) as results:
+    with executor.play(setup, feed, disabled) as results:
         for finished in results:
             store.finish(finished)
             played += 1
             done += 1
-            for bot, failed in _handshakes(finished, by_ordinal[finished.ordinal]).items():
+            for bot, failed in _handshakes(finished, feed.finished(finished.ordinal)).items():
                 failures[bot] = failures.get(bot, 0) + 1 if failed else 0
                 if failures[bot] >= DISABLE_AFTER and bot not in disabled:
                     reason = f"failed to start {DISABLE_AFTER} games in a row"
@@ -174,8 +369,10 @@ def run(
                     if notice:
                         notice(f"bot {bot!r} disabled: {reason}; its remaining games are forfeits")
             if progress:
-                progress(done, total, time.monotonic() - start)
-    return Outcome(played, done, total, time.monotonic() - start, dict(disabled))
+                progress(done, feed.total(), time.monotonic() - start)
+    return Outcome(
+        played, done, feed.total(), time.monotonic() - start, dict(disabled), feed.stopped()
+    )
 
 
 class LocalExecutor:
@@ -187,21 +384,16 @@ class LocalExecutor:
 
     @contextmanager
     def play(
-        self, setup: Setup, games: Sequence[ScheduledGame], disabled: Mapping[str, str]
+        self, setup: Setup, games: Games, disabled: Mapping[str, str]
     ) -> Iterator[Iterator[Finished]]:
         """Play ``games`` here or in a pool; on the way out the bots are told bye (or killed)."""
-
-        def tasks() -> Iterator[tuple[ScheduledGame, dict[str, str]]]:
-            for game in games:
-                yield game, dict(disabled)
-
         jobs, cpus = self.jobs, self.cpus
         # With one job the games are played here: pin this process, and give its CPUs back after.
         with pinned(cpus[0] if cpus and jobs <= 1 else None):
             if jobs <= 1:
                 _init_worker(setup)
                 try:
-                    yield (_play_task(task) for task in tasks())
+                    yield _play_here(games, disabled)
                 finally:
                     _close_players()
                 return
@@ -209,13 +401,46 @@ class LocalExecutor:
             counter = context.Value("i", 0)
             pool = context.Pool(jobs, initializer=_init_worker, initargs=(setup, counter, cpus))
             try:
-                yield pool.imap_unordered(_play_task, tasks())
+                yield _play_in(pool, jobs * QUEUED_PER_WORKER, games, disabled)
             except BaseException:
                 pool.terminate()  # interrupted: the bots die with their workers
                 pool.join()
                 raise
             pool.close()  # workers say bye to their bots and free their sandboxes
             pool.join()
+
+
+#: Games queued per pool worker, so that a worker never waits for the coordinator.
+QUEUED_PER_WORKER = 2
+
+
+def _play_here(games: Games, disabled: Mapping[str, str]) -> Iterator[Finished]:
+    while batch := games.take(1):
+        yield _play_task((batch[0], dict(disabled)))
+
+
+def _play_in(
+    pool: Any, window: int, games: Games, disabled: Mapping[str, str]
+) -> Iterator[Finished]:
+    """The pool's finished games; at most ``window`` are queued or running at once."""
+    results: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
+    running = 0
+    while True:
+        for game in games.take(window - running):
+            pool.apply_async(
+                _play_task,
+                ((game, dict(disabled)),),
+                callback=lambda finished: results.put((True, finished)),
+                error_callback=lambda error: results.put((False, error)),
+            )
+            running += 1
+        if running == 0:
+            return
+        ok, value = results.get()
+        running -= 1
+        if not ok:
+            raise value
+        yield value
 
 
 def _handshakes(finished: Finished, game: ScheduledGame) -> dict[str, bool]:
@@ -285,21 +510,45 @@ class Setup:
 
 
 class Seats:
-    """A worker's bot processes, alive across games, and the games it plays with them."""
+    """A worker's bot processes, alive across games, and the games it plays with them.
 
-    def __init__(self, setup: Setup, *, log_dir: Path | None, sandbox: Capabilities | None) -> None:
+    At most :data:`LIVE_BOTS` processes are kept: starting one more first
+    tells the least recently used bot (not at this game's table) bye. With a
+    field of a thousand bots the machine so runs at most ``LIVE_BOTS`` bot
+    processes per worker, whatever the field.
+    """
+
+    def __init__(
+        self,
+        setup: Setup,
+        *,
+        log_dir: Path | None,
+        sandbox: Capabilities | None,
+        live: int | None = None,
+    ) -> None:
         self.setup = setup
         self.log_dir = log_dir
         self.sandbox = sandbox
+        self.live = live or LIVE_BOTS
         self.specs = {spec.name: spec for spec in setup.bots}
+        #: Live processes, least recently used first.
         self.players: dict[str, ProcessPlayer] = {}
+        #: Bot processes made (each one started at its first game).
+        self.started = 0
 
-    def player(self, name: str, disabled: Mapping[str, str]) -> Player:
-        """The seat of bot ``name``: its live process, started when first needed."""
+    def player(self, name: str, disabled: Mapping[str, str], table: Collection[str] = ()) -> Player:
+        """The seat of bot ``name``: its live process, started when first needed.
+
+        ``table``: the bots of the game being seated, which are never the
+        ones closed to make room.
+        """
         if name in disabled:
             return _Forfeit(name, disabled[name])
-        player = self.players.get(name)
+        player = self.players.pop(name, None)
         if player is None:
+            idle = [other for other in self.players if other not in table]
+            for other in idle[: max(0, len(self.players) + 1 - self.live)]:
+                self.players.pop(other).close()
             player = ProcessPlayer(
                 self.specs[name],
                 self.setup.limits,
@@ -307,12 +556,13 @@ class Seats:
                 sandbox=self.sandbox,
                 resources=self.setup.resources,
             )
-            self.players[name] = player
+            self.started += 1
+        self.players[name] = player  # now the most recently used
         return player
 
     def play(self, game: ScheduledGame, disabled: Mapping[str, str]) -> tuple[Finished, GameResult]:
         """Play ``game``: what the store is told of it, and the whole result (for its replay)."""
-        players = [self.player(name, disabled) for name in game.seats]
+        players = [self.player(name, disabled, game.seats) for name in game.seats]
         start = time.monotonic()
         result = play_game(
             players,

@@ -1,25 +1,53 @@
-"""The schedule of a tournament: every game, its seating and its seed, in order.
+"""Who meets whom, and in what order: schedules generated round by round as they are played.
 
-Round-robin: every k-subset of the bots (in the order the bots were given)
-plays ``deals`` deal sets; a deal set is one seed played once per seat
-rotation, so every bot of the table holds every seat's cards (duplicate
-deals). Gauntlet: only the subsets that include the challenger. Game ids
-sort in schedule order, and any game can be replayed alone with
-``arena play --seed SEED`` and the same seating.
+A schedule is a strategy behind one small interface (:class:`Strategy`): it
+is handed the field, and the standings when it asks for them, and returns
+the next round's *tables* (the bots of one table, in seat order), or None
+when it has no more. Everything else is shared: each table plays ``deals``
+deal sets, each in every seat rotation (duplicate deals), and the games of
+a round are numbered and seeded here (:func:`round_games`). The runner,
+store and executors do not know which strategy plays.
+
+- :class:`RoundRobin`: every set of ``players`` bots meets, ``deals`` deal
+  sets each. The sets are generated lazily in *blocks*, the orbits of the
+  cyclic shift ``i -> i + 1 (mod N)`` over the bots' indices: a block of
+  size d holds every bot in exactly ``players * d / N`` of its tables, so
+  at the end of every block every bot has played the same number of games,
+  and inside one no bot is more than ``players`` tables ahead of another.
+  The game count is a formula; no list of the plan is ever built.
+- :class:`Sampled`: each round seats every bot at one table (the bots left
+  over sit out, those with the most games first), spreading opponents:
+  known designs where they exist (affine planes, the circle method for
+  pairs), else a greedy social-golfer assignment with a local search.
+- :class:`Swiss`: like :class:`Sampled` until standings are known, then
+  bots of adjacent standing share tables, avoiding repeat meetings.
+
+With ``gauntlet`` one bot sits at every table; the others are scheduled
+among themselves as above, ``players - 1`` to a table.
+
+This module is pure: no IO, no clock; randomness comes from seeds.
 """
 
 from __future__ import annotations
 
 import hashlib
 import itertools
-from collections.abc import Sequence
+import math
+import random
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from arena.errors import ArenaError
 
+#: Greedy assignments tried for a round of a small field (the one with the fewest repeats stays).
+GREEDY_TRIES = 20
+#: The schedules ``--schedule`` knows.
+SCHEDULES = ("round-robin", "sampled", "swiss")
+
 
 class ScheduleError(ArenaError):
-    """A tournament that cannot be scheduled (too few bots, bad table size)."""
+    """A tournament that cannot be scheduled (too few bots, bad table size, unknown schedule)."""
 
 
 @dataclass(frozen=True)
@@ -32,6 +60,49 @@ class ScheduledGame:
     rotation: int
     seed: int
     seats: tuple[str, ...]
+    round: int = 1
+    table: int = 0
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a schedule will play, as far as it is known before it is played."""
+
+    schedule: str
+    #: Games in the whole plan (for a stop rule: at most this many).
+    games: int
+    #: Fewest and most games of one bot.
+    per_bot: tuple[int, int]
+    #: Rounds (blocks for a round-robin; None when only a formula for the games is cheap).
+    rounds: int | None
+    #: Games of one round (None when rounds differ in size).
+    per_round: int | None
+
+
+Standings = Mapping[str, tuple[float, float]]
+
+
+class Strategy(Protocol):
+    """A schedule: the tables of each next round."""
+
+    #: Whether pairing reads the standings (round r+1 then waits for rounds <= r-1).
+    reads_standings: bool
+
+    def next_round(self, number: int, standings: Standings | None) -> list[tuple[str, ...]] | None:
+        """The tables of round ``number`` (1, 2, ...), in play order; None when there are no more.
+
+        ``standings``: each bot's (mu, sigma) after every game of round
+        ``number - 2`` (None before any round is rated).
+        """
+        ...
+
+    def replay(self, tables: Sequence[tuple[str, ...]]) -> None:
+        """Take in a round already scheduled (when a tournament resumes), as if just made."""
+        ...
+
+    def plan(self) -> Plan:
+        """The plan, as far as it is known now."""
+        ...
 
 
 def deal_set_seed(tournament_seed: int, deal_set: int) -> int:
@@ -40,15 +111,16 @@ def deal_set_seed(tournament_seed: int, deal_set: int) -> int:
     return int.from_bytes(digest.digest(), "big")
 
 
-def build_schedule(
-    bots: Sequence[str],
-    *,
-    players: int,
-    deals: int,
-    seed: int,
-    gauntlet: str | None = None,
-) -> list[ScheduledGame]:
-    """Every game of the tournament, in schedule order.
+def seeded(tournament_seed: int, purpose: str) -> random.Random:
+    """A random generator for one purpose of one tournament (the same whenever it is made)."""
+    digest = hashlib.blake2b(f"{tournament_seed}/{purpose}".encode(), digest_size=8)
+    return random.Random(int.from_bytes(digest.digest(), "big"))
+
+
+def check_field(
+    bots: Sequence[str], *, players: int, deals: int, gauntlet: str | None = None
+) -> None:
+    """Check that ``bots`` can be scheduled at tables of ``players``.
 
     Raises:
         ScheduleError: for fewer bots than seats, a bad table size or deal
@@ -62,28 +134,491 @@ def build_schedule(
         raise ScheduleError(f"--deals takes a number >= 1, not {deals}")
     if gauntlet is not None and gauntlet not in bots:
         raise ScheduleError(f"gauntlet bot {gauntlet!r} is not among the bots")
-    tables = [
-        table
-        for table in itertools.combinations(bots, players)
-        if gauntlet is None or gauntlet in table
-    ]
-    games: list[ScheduledGame] = []
-    deal_set = 0
-    width = len(str(len(tables) * deals))
-    for table in tables:
-        for _ in range(deals):
+
+
+# ---------------------------------------------------------------------- games of a round
+
+
+def round_games(
+    tables: Sequence[tuple[str, ...]],
+    *,
+    number: int,
+    first_ordinal: int,
+    first_deal_set: int,
+    deals: int,
+    seed: int,
+    ids: GameIds,
+) -> Iterator[ScheduledGame]:
+    """The games of one round's tables, in play order: per table, per deal set, per rotation."""
+    ordinal, deal_set = first_ordinal, first_deal_set
+    for index, table in enumerate(tables):
+        players = len(table)
+        for deal in range(deals):
             set_seed = deal_set_seed(seed, deal_set)
             for rotation in range(players):
-                seats = tuple(table[(seat + rotation) % players] for seat in range(players))
-                games.append(
-                    ScheduledGame(
-                        ordinal=len(games),
-                        game_id=f"d{deal_set:0{width}d}-r{rotation}",
-                        deal_set=deal_set,
-                        rotation=rotation,
-                        seed=set_seed,
-                        seats=seats,
-                    )
+                yield ScheduledGame(
+                    ordinal=ordinal,
+                    game_id=ids.game_id(number, index, deal, deal_set, rotation),
+                    deal_set=deal_set,
+                    rotation=rotation,
+                    seed=set_seed,
+                    seats=tuple(table[(seat + rotation) % players] for seat in range(players)),
+                    round=number,
+                    table=index,
                 )
+                ordinal += 1
             deal_set += 1
+
+
+class GameIds:
+    """Game ids that sort in schedule order (``results/README.md`` documents both forms).
+
+    Round-robin: ``d<deal set>-r<rotation>``, the deal set zero-padded to
+    the width of the plan's count (as folders of schema version 1 name
+    them). Sampled and Swiss: ``rd<round>-t<table>-d<deal>-r<rotation>``,
+    round and table five digits wide, the deal as wide as ``deals - 1``.
+    """
+
+    def __init__(self, schedule: str, *, deals: int, deal_sets: int) -> None:
+        self.by_round = schedule != "round-robin"
+        self.deal_width = len(str(max(deals - 1, 0)))
+        self.set_width = len(str(deal_sets))
+
+    def game_id(self, number: int, table: int, deal: int, deal_set: int, rotation: int) -> str:
+        """The id of one game."""
+        if self.by_round:
+            return f"rd{number:05d}-t{table:05d}-d{deal:0{self.deal_width}d}-r{rotation}"
+        return f"d{deal_set:0{self.set_width}d}-r{rotation}"
+
+
+# ---------------------------------------------------------------------- round-robin
+
+
+def cyclic_orbits(n: int, k: int) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Every k-subset of ``0..n-1``, as orbits under ``i -> i + 1 (mod n)``: (representative, size).
+
+    The representative is the orbit's lexicographically smallest member
+    (it holds 0); the orbit is ``rep + s`` for s in ``range(size)``. Only
+    subsets holding 0 are looked at, each in O(k^2 log k), so producing
+    the orbits costs about one such check per table of the plan.
+    """
+    for rest in itertools.combinations(range(1, n), k - 1):
+        subset = (0, *rest)
+        size = n
+        canonical = True
+        for shift in rest:
+            rotated = tuple(sorted((x - shift) % n for x in subset))
+            if rotated < subset:
+                canonical = False
+                break
+            if rotated == subset:  # invariant under this shift: the orbit is that short
+                size = min(size, shift)
+        if canonical:
+            yield subset, size
+
+
+class RoundRobin:
+    """Every set of ``players`` bots, a block of the cyclic shift at a time (see the module)."""
+
+    reads_standings = False
+
+    def __init__(
+        self, bots: Sequence[str], *, players: int, deals: int, gauntlet: str | None = None
+    ) -> None:
+        check_field(bots, players=players, deals=deals, gauntlet=gauntlet)
+        self.players = players
+        self.deals = deals
+        self.gauntlet = gauntlet
+        self.others = [bot for bot in bots if bot != gauntlet]
+        self.size = players - 1 if gauntlet else players
+        self._orbits = cyclic_orbits(len(self.others), self.size)
+
+    def tables(self) -> int:
+        """Tables of the whole plan: a binomial coefficient."""
+        return math.comb(len(self.others), self.size)
+
+    def next_round(self, number: int, standings: Standings | None) -> list[tuple[str, ...]] | None:
+        """The next block of tables (``standings`` are not read)."""
+        orbit = next(self._orbits, None)
+        if orbit is None:
+            return None
+        subset, size = orbit
+        n = len(self.others)
+        fixed = (self.gauntlet,) if self.gauntlet else ()
+        return [
+            (*fixed, *(self.others[i] for i in sorted((x + shift) % n for x in subset)))
+            for shift in range(size)
+        ]
+
+    def replay(self, tables: Sequence[tuple[str, ...]]) -> None:
+        """Skip the block already scheduled."""
+        self.next_round(0, None)
+
+    def plan(self) -> Plan:
+        """The plan's counts, from formulas."""
+        per_table = self.deals * self.players
+        tables = self.tables()
+        n = len(self.others)
+        each = math.comb(n - 1, self.size - 1) * per_table
+        if self.gauntlet:
+            per_bot = (each, tables * per_table) if n > 1 or self.size > 1 else (each, each)
+        else:
+            per_bot = (each, each)
+        return Plan("round-robin", tables * per_table, per_bot, None, None)
+
+
+def round_robin_games(
+    bots: Sequence[str], *, players: int, deals: int, seed: int, gauntlet: str | None = None
+) -> list[ScheduledGame]:
+    """Every game of a round-robin, in schedule order: a list, for tests and small plans."""
+    strategy = RoundRobin(bots, players=players, deals=deals, gauntlet=gauntlet)
+    ids = GameIds("round-robin", deals=deals, deal_sets=strategy.tables() * deals)
+    games: list[ScheduledGame] = []
+    number = 1
+    while (tables := strategy.next_round(number, None)) is not None:
+        games.extend(
+            round_games(
+                tables,
+                number=number,
+                first_ordinal=len(games),
+                first_deal_set=len(games) // players,
+                deals=deals,
+                seed=seed,
+                ids=ids,
+            )
+        )
+        number += 1
     return games
+
+
+# ---------------------------------------------------------------------- sampled rounds
+
+
+def _field_order(field: Sequence[str], rng: random.Random) -> list[str]:
+    order = list(field)
+    rng.shuffle(order)
+    return order
+
+
+class Sampled:
+    """Rounds in which every bot plays one table (see the module's docstring).
+
+    Balance: the bots left over sit out, those with the most games first;
+    then the bots with the fewest games (the *low* ones) are seated together
+    first, so that at most one table mixes them with the others, and tables
+    play fewest-games-first. Game counts of the bots then stay within one
+    table's games of each other at every point of the schedule.
+    """
+
+    reads_standings = False
+    name = "sampled"
+
+    def __init__(
+        self,
+        bots: Sequence[str],
+        *,
+        players: int,
+        deals: int,
+        seed: int,
+        rounds: int,
+        gauntlet: str | None = None,
+    ) -> None:
+        check_field(bots, players=players, deals=deals, gauntlet=gauntlet)
+        if rounds < 1:
+            raise ScheduleError(f"--rounds takes a number >= 1, not {rounds}")
+        self.players = players
+        self.deals = deals
+        self.seed = seed
+        self.rounds = rounds
+        self.gauntlet = gauntlet
+        self.pool = [bot for bot in bots if bot != gauntlet]
+        self.size = players - 1 if gauntlet else players
+        #: Tables played (or scheduled) by each bot of the pool.
+        self.tables: dict[str, int] = dict.fromkeys(self.pool, 0)
+        #: Meetings of each pair (sorted names) so far.
+        self.meetings: dict[tuple[str, str], int] = {}
+        self.played = 0
+        #: Rounds of a known design with no repeats, used first (None: no design is known).
+        self.design = _design(self.pool, self.size, seeded(seed, "design"))
+
+    # -- the interface
+
+    def next_round(self, number: int, standings: Standings | None) -> list[tuple[str, ...]] | None:
+        """Round ``number``'s tables, or None past ``rounds``."""
+        if number > self.rounds:
+            return None
+        rng = seeded(self.seed, f"round/{number}")
+        groups = self._pair(number, standings, rng)
+        return self._finish(groups)
+
+    def replay(self, tables: Sequence[tuple[str, ...]]) -> None:
+        """Count a scheduled round's tables and meetings."""
+        self._count([tuple(bot for bot in table if bot != self.gauntlet) for table in tables])
+
+    def plan(self) -> Plan:
+        """Rounds times the games of a round; per bot, the sit-outs spread evenly."""
+        per_table = self.deals * self.players
+        tables_per_round = len(self.pool) // self.size
+        seats = self.rounds * tables_per_round * self.size
+        low, high = seats // len(self.pool), -(-seats // len(self.pool))
+        per_bot = (low * per_table, high * per_table)
+        if self.gauntlet:
+            per_bot = (per_bot[0], max(per_bot[1], self.rounds * tables_per_round * per_table))
+        per_round = tables_per_round * per_table
+        return Plan(self.name, self.rounds * per_round, per_bot, self.rounds, per_round)
+
+    # -- pairing
+
+    def _pair(
+        self, number: int, standings: Standings | None, rng: random.Random
+    ) -> list[list[str]]:
+        _, lows, highs = self._seated(rng)
+        if self.design is not None and self.played < len(self.design):
+            return [list(group) for group in self.design[self.played]]
+        # A few greedy tries from other orders where the field is small; the best one stays.
+        best = self._greedy(list(lows), list(highs))
+        best_cost = self._round_cost(best)
+        for _ in range(1, max(1, min(GREEDY_TRIES, 2000 // len(self.pool)))):
+            if best_cost == 0:
+                break
+            rng.shuffle(lows)
+            rng.shuffle(highs)
+            groups = self._greedy(list(lows), list(highs))
+            cost = self._round_cost(groups)
+            if cost < best_cost:
+                best, best_cost = groups, cost
+        return best
+
+    def _round_cost(self, groups: Sequence[Sequence[str]]) -> int:
+        """Earlier meetings of the pairs these tables seat (0: no repeat)."""
+        return sum(self._cost(bot, group[:i]) for group in groups for i, bot in enumerate(group))
+
+    def _seated(self, rng: random.Random) -> tuple[list[str], list[str], list[str]]:
+        """Who plays this round (the most-played sit out), split into low and high, shuffled."""
+        order = _field_order(self.pool, rng)
+        left_over = len(order) % self.size
+        # Most tables first; the shuffle breaks ties. Those sit out.
+        by_tables = sorted(order, key=lambda bot: -self.tables[bot])
+        sitting = set(by_tables[:left_over])
+        seated = [bot for bot in order if bot not in sitting]
+        fewest = min(self.tables[bot] for bot in seated)
+        lows = [bot for bot in seated if self.tables[bot] == fewest]
+        highs = [bot for bot in seated if self.tables[bot] != fewest]
+        return seated, lows, highs
+
+    def _cost(self, bot: str, group: Sequence[str]) -> int:
+        return sum(self.meetings.get(_pair(bot, other), 0) for other in group)
+
+    def _greedy(self, lows: list[str], highs: list[str]) -> list[list[str]]:
+        """Fill tables one at a time, lows first, each seat with the bot met least by the table."""
+        groups: list[list[str]] = []
+        for part in (lows, highs):
+            free = list(part)
+            if groups and len(groups[-1]) < self.size:  # the one mixed table
+                self._fill(groups[-1], free)
+            while free:
+                group = [free.pop(0)]
+                self._fill(group, free)
+                groups.append(group)
+        return self._improve(groups, set(lows))
+
+    def _fill(self, group: list[str], free: list[str]) -> None:
+        while len(group) < self.size and free:
+            best, best_cost = 0, None
+            for index, bot in enumerate(free):
+                cost = self._cost(bot, group)
+                if best_cost is None or cost < best_cost:
+                    best, best_cost = index, cost
+                    if cost == 0:
+                        break
+            group.append(free.pop(best))
+
+    def _improve(self, groups: list[list[str]], lows: set[str]) -> list[list[str]]:
+        """Swap two bots of the same kind (low or not) between tables while that cuts repeats.
+
+        Only bots that meet someone again are moved, so a round without a
+        repeat costs one pass over the field; the sweeps are bounded.
+        """
+        for _ in range(8):
+            better = False
+            for a, group in enumerate(groups):
+                for i in range(len(group)):
+                    bot = group[i]
+                    rest = group[:i] + group[i + 1 :]
+                    here = self._cost(bot, rest)
+                    if here == 0:
+                        continue
+                    for b, other in enumerate(groups):
+                        if b == a:
+                            continue
+                        swapped = False
+                        for j, swap in enumerate(other):
+                            if (swap in lows) != (bot in lows):
+                                continue
+                            there = other[:j] + other[j + 1 :]
+                            before = here + self._cost(swap, there)
+                            after = self._cost(swap, rest) + self._cost(bot, there)
+                            if after < before:
+                                group[i], other[j] = swap, bot
+                                better = swapped = True
+                                break
+                        if swapped:
+                            break
+            if not better:
+                break
+        return groups
+
+    def _finish(self, groups: list[list[str]]) -> list[tuple[str, ...]]:
+        """Order the tables fewest-games-first, count them, and seat the gauntlet bot."""
+        groups.sort(
+            key=lambda group: (
+                min(self.tables[b] for b in group),
+                max(self.tables[b] for b in group),
+            )
+        )
+        self._count([tuple(group) for group in groups])
+        fixed = (self.gauntlet,) if self.gauntlet else ()
+        return [(*fixed, *group) for group in groups]
+
+    def _count(self, groups: Sequence[tuple[str, ...]]) -> None:
+        for group in groups:
+            for bot in group:
+                self.tables[bot] = self.tables.get(bot, 0) + 1
+            for a, b in itertools.combinations(group, 2):
+                key = _pair(a, b)
+                self.meetings[key] = self.meetings.get(key, 0) + 1
+        self.played += 1
+
+    def repeats(self) -> int:
+        """Meetings of pairs that had met before, so far."""
+        return sum(count - 1 for count in self.meetings.values())
+
+
+class Swiss(Sampled):
+    """Rounds seating bots of adjacent standing together (see the module's docstring)."""
+
+    reads_standings = True
+    name = "swiss"
+
+    def _pair(
+        self, number: int, standings: Standings | None, rng: random.Random
+    ) -> list[list[str]]:
+        if standings is None:  # nothing rated yet: as sampled
+            return super()._pair(number, standings, rng)
+        seated, _, _ = self._seated(rng)
+        tie = {bot: index for index, bot in enumerate(seated)}
+        ranked = sorted(seated, key=lambda bot: (-standings.get(bot, (0.0, 0.0))[0], tie[bot]))
+        groups = [ranked[i : i + self.size] for i in range(0, len(ranked), self.size)]
+        return self._untangle(groups)
+
+    def _untangle(self, groups: list[list[str]]) -> list[list[str]]:
+        """Swap a bot with one of the next table down (or up) where that cuts repeat meetings."""
+        for a, group in enumerate(groups):
+            for i, bot in enumerate(group):
+                rest = group[:i] + group[i + 1 :]
+                here = self._cost(bot, rest)
+                if here == 0:
+                    continue
+                best: tuple[int, int, int] | None = None
+                for b in (a + 1, a - 1):
+                    if not 0 <= b < len(groups):
+                        continue
+                    other = groups[b]
+                    for j, swap in enumerate(other):
+                        there = other[:j] + other[j + 1 :]
+                        gain = (here + self._cost(swap, there)) - (
+                            self._cost(swap, rest) + self._cost(bot, there)
+                        )
+                        if gain > 0 and (best is None or gain > best[0]):
+                            best = (gain, b, j)
+                if best is not None:
+                    _, b, j = best
+                    group[i], groups[b][j] = groups[b][j], bot
+        return groups
+
+
+def _pair(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a < b else (b, a)
+
+
+# ---------------------------------------------------------------------- known designs
+
+#: Multiplication in GF(4) = {0, 1, a, a+1} as 0..3 (addition is xor; a*a = a+1).
+_GF4_TIMES = ((0, 0, 0, 0), (0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2))
+
+
+def _affine_classes(q: int) -> list[list[list[int]]] | None:
+    """The q+1 parallel classes of the affine plane of order q (points x*q + y), if q is 2..5 or 7.
+
+    Every two points lie on exactly one line, so these rounds of q tables of
+    q bots have no repeat meeting.
+    """
+    if q == 4:
+
+        def add(a: int, b: int) -> int:
+            return a ^ b
+
+        def times(a: int, b: int) -> int:
+            return _GF4_TIMES[a][b]
+
+    elif q in (2, 3, 5, 7):
+
+        def add(a: int, b: int) -> int:
+            return (a + b) % q
+
+        def times(a: int, b: int) -> int:
+            return (a * b) % q
+
+    else:
+        return None
+    classes = [
+        [[x * q + add(times(slope, x), b) for x in range(q)] for b in range(q)]
+        for slope in range(q)
+    ]
+    classes.append([[c * q + y for y in range(q)] for c in range(q)])
+    return classes
+
+
+def _circle_rounds(n: int) -> list[list[list[int]]]:
+    """The circle method: n - 1 rounds of n/2 pairs (n even), every pair once."""
+    rounds = []
+    for r in range(n - 1):
+        ring = [n - 1, *((r + i) % (n - 1) for i in range(n - 1))]
+        rounds.append([[ring[i], ring[n - 1 - i]] for i in range(n // 2)])
+    return rounds
+
+
+def _design(pool: Sequence[str], size: int, rng: random.Random) -> list[list[list[str]]] | None:
+    """Rounds without a repeat meeting where a construction is known, as groups of bots.
+
+    Pairs (``size`` 2, an even pool): the circle method. ``size`` q and a
+    pool of q*q, q a prime power: the affine plane's parallel classes. The
+    bots are placed on the points, and the rounds ordered, by ``rng``.
+    """
+    n = len(pool)
+    if size == 2 and n % 2 == 0:
+        rounds = _circle_rounds(n)
+    elif n == size * size and (classes := _affine_classes(size)) is not None:
+        rounds = classes
+    else:
+        return None
+    points = list(pool)
+    rng.shuffle(points)
+    rng.shuffle(rounds)
+    return [[[points[i] for i in group] for group in groups] for groups in rounds]
+
+
+def repeat_lower_bound(field: int, size: int, rounds: int) -> int:
+    """The fewest repeat meetings (meetings of a pair past its first) ``rounds`` rounds allow.
+
+    Two bounds, the larger holds: all the meetings of the rounds against the
+    pairs there are; and each bot's own meetings (it plays at least
+    ``floor(rounds * seated / field)`` rounds) against the ``field - 1``
+    others it can meet.
+    """
+    seated = field - field % size
+    meetings = rounds * (seated // size) * math.comb(size, 2)
+    by_pairs = meetings - math.comb(field, 2)
+    played = rounds * seated // field
+    by_bot = field * (played * (size - 1) - (field - 1)) // 2
+    return max(0, by_pairs, by_bot)

@@ -2,7 +2,8 @@
 
 Everything a leaderboard needs is here, and is written as games finish: the
 configuration, the bots, every scheduled game and its seats, placements,
-faults and timings, and the ratings. A finished game is committed in one
+faults and timings, and the ratings. Games are written a round at a time as
+the schedule makes them (never the whole plan). A finished game is committed in one
 transaction together with the rating of every game it completes in the
 schedule's finished prefix, so after a ``kill -9`` the store holds whole
 games only, and the ratings are a function of the games in schedule order
@@ -15,7 +16,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +26,10 @@ from arena.errors import ArenaError
 from arena.tournament.ratings import Environment, rate
 from arena.tournament.schedule import ScheduledGame
 
-SCHEMA_VERSION = 1
+#: 2: games are written a round at a time, with their round and table; rounds, tables and
+#: each round's standings have tables of their own. Folders of version 1 are read as
+#: they are, and migrated when resumed.
+SCHEMA_VERSION = 2
 DATABASE = "results.sqlite"
 
 SCHEMA = """
@@ -49,7 +53,9 @@ CREATE TABLE games (
     decisions INTEGER,
     duration_ms REAL,
     finished_at REAL,                    -- unix time
-    replay TEXT                          -- path relative to the results folder
+    replay TEXT,                         -- path relative to the results folder
+    round INTEGER NOT NULL DEFAULT 1,
+    table_no INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE seats (
     game INTEGER NOT NULL REFERENCES games(ordinal),
@@ -82,6 +88,32 @@ CREATE TABLE pairs (                     -- how often a placed above b, in games
     above INTEGER NOT NULL,
     games INTEGER NOT NULL,
     PRIMARY KEY (a, b)
+);
+"""
+
+#: What version 2 adds (also run when a version 1 folder is migrated).
+SCHEMA_V2 = """
+CREATE TABLE rounds (                    -- a round (a block of a round-robin) as scheduled
+    round INTEGER PRIMARY KEY,
+    first_game INTEGER NOT NULL,
+    last_game INTEGER NOT NULL,
+    tables INTEGER NOT NULL,
+    scheduled_at REAL NOT NULL
+);
+CREATE UNIQUE INDEX rounds_last ON rounds (last_game);
+CREATE TABLE tables (                    -- the bots of each table, in seat order of rotation 0
+    round INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,
+    bots TEXT NOT NULL,                  -- JSON list
+    PRIMARY KEY (round, table_no)
+);
+CREATE TABLE round_standings (           -- each bot's rating once every game of a round is rated
+    round INTEGER NOT NULL,
+    bot TEXT NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (round, bot)
 );
 """
 
@@ -128,14 +160,16 @@ class Store:
         *,
         config: dict[str, Any],
         bots: Sequence[BotRecord],
-        schedule: Sequence[ScheduledGame],
         environment: Environment,
         sandbox: Sequence[str],
+        growable: Collection[str] = (),
     ) -> Store:
         """Open the store of ``folder``, creating it for a new tournament.
 
-        An existing store must hold the same tournament (same configuration
-        and bot files); it is then resumed.
+        An existing store must hold the same tournament (same configuration,
+        except the keys in ``growable``, which are stored anew, and the same
+        bot files); it is then resumed. A store of schema version 1 is
+        migrated (its whole schedule becomes round 1, complete).
 
         Raises:
             StoreError: for an unreadable store or one of another tournament.
@@ -149,17 +183,27 @@ class Store:
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("PRAGMA foreign_keys=ON")
             if not exists:
-                _create(db, config, bots, schedule, environment, sandbox)
+                _create(db, config, bots, environment, sandbox)
             store = cls(folder, db)
         except (sqlite3.Error, json.JSONDecodeError, KeyError, TypeError) as error:
             raise StoreError(f"{path}: not a usable results store: {error}") from None
         if exists:
-            store._check_same(config, bots, len(schedule))
+            store._check_same(config, bots, growable)
+            if store.meta("schema_version") == 1:
+                store._migrate_v1()
+            changed = {key: config.get(key) for key in growable}
+            stored = store.meta("config")
+            if any(stored.get(key) != value for key, value in changed.items()):
+                store.set_meta("config", {**stored, **changed})
         return store
 
-    def _check_same(self, config: dict[str, Any], bots: Sequence[BotRecord], games: int) -> None:
+    def _check_same(
+        self, config: dict[str, Any], bots: Sequence[BotRecord], growable: Collection[str]
+    ) -> None:
         stored = self.meta("config")
         for key in sorted(set(stored) | set(config)):
+            if key in growable:
+                continue
             if stored.get(key) != config.get(key):
                 raise StoreError(
                     f"{self.folder} holds another tournament ({key}: {stored.get(key)!r} there, "
@@ -172,8 +216,22 @@ class Store:
                     f"bot {bot.name!r} changed since {self.folder} was started (its files differ):"
                     " choose another --out to rate the new version"
                 )
-        if self.total() != games:
-            raise StoreError(f"{self.folder}: the schedule differs ({self.total()} games there)")
+
+    def _migrate_v1(self) -> None:
+        """Bring a version 1 store to version 2: its whole (lexicographic) schedule is round 1."""
+        with self._transaction():
+            self.db.execute("ALTER TABLE games ADD COLUMN round INTEGER NOT NULL DEFAULT 1")
+            self.db.execute("ALTER TABLE games ADD COLUMN table_no INTEGER NOT NULL DEFAULT 0")
+            _run_script(self.db, SCHEMA_V2)
+            last = self.db.execute("SELECT max(ordinal) FROM games").fetchone()[0]
+            if last is not None:
+                self.db.execute(
+                    "INSERT INTO rounds (round, first_game, last_game, tables, scheduled_at) "
+                    "VALUES (1, 0, ?, 0, ?)",
+                    (last, time.time()),
+                )
+            self._put_meta("schema_version", SCHEMA_VERSION)
+            self._put_meta("schedule_complete", True)
 
     # ------------------------------------------------------------------ reading
 
@@ -203,12 +261,70 @@ class Store:
         ):
             seats.setdefault(game, []).append(bot)
         return [
-            ScheduledGame(ordinal, game_id, deal_set, rotation, seed, tuple(seats[ordinal]))
-            for ordinal, game_id, deal_set, rotation, seed in self.db.execute(
-                "SELECT ordinal, id, deal_set, rotation, seed FROM games "
+            ScheduledGame(
+                ordinal, game_id, deal_set, rotation, seed, tuple(seats[ordinal]), number, table
+            )
+            for ordinal, game_id, deal_set, rotation, seed, number, table in self.db.execute(
+                "SELECT ordinal, id, deal_set, rotation, seed, round, table_no FROM games "
                 "WHERE status = 'pending' ORDER BY ordinal"
             )
         ]
+
+    def rounds(self) -> list[tuple[int, int, int]]:
+        """The rounds scheduled so far: (round, first game, last game), in order."""
+        return [
+            (int(number), int(first), int(last))
+            for number, first, last in self.db.execute(
+                "SELECT round, first_game, last_game FROM rounds ORDER BY round"
+            )
+        ]
+
+    def scheduled_tables(self) -> Iterator[tuple[int, list[tuple[str, ...]]]]:
+        """Each scheduled round's tables (bots in seat order), round by round."""
+        number, tables = 0, list[tuple[str, ...]]()
+        for row_round, bots in self.db.execute(
+            "SELECT round, bots FROM tables ORDER BY round, table_no"
+        ):
+            if row_round != number and tables:
+                yield number, tables
+                tables = []
+            number = row_round
+            tables.append(tuple(json.loads(bots)))
+        if tables:
+            yield number, tables
+
+    def next_deal_set(self) -> int:
+        """The index the next scheduled deal set gets."""
+        last = self.db.execute("SELECT max(deal_set) FROM games").fetchone()[0]
+        return 0 if last is None else int(last) + 1
+
+    def rated_rounds(self) -> int:
+        """The last round every game of which is rated (0: none)."""
+        last = self.db.execute("SELECT max(round) FROM round_standings").fetchone()[0]
+        return 0 if last is None else int(last)
+
+    def standings_after(self, number: int) -> dict[str, tuple[float, float]]:
+        """Each bot's (mu, sigma) once every game of round ``number`` was rated."""
+        return {
+            bot: (mu, sigma)
+            for bot, mu, sigma in self.db.execute(
+                "SELECT bot, mu, sigma FROM round_standings WHERE round = ?", (number,)
+            )
+        }
+
+    def games_per_second(self, sample: int = 1000) -> float | None:
+        """The pace of the latest ``sample`` finished games (None: fewer than two)."""
+        times = [
+            row[0]
+            for row in self.db.execute(
+                "SELECT finished_at FROM games WHERE status = 'done' "
+                "ORDER BY finished_at DESC LIMIT ?",
+                (sample,),
+            )
+        ]
+        if len(times) < 2 or times[0] <= times[-1]:
+            return None
+        return float((len(times) - 1) / (times[0] - times[-1]))
 
     def disabled(self) -> dict[str, str]:
         """Disabled bots and why."""
@@ -307,6 +423,50 @@ class Store:
             )
             self._rate_prefix()
 
+    def schedule_round(
+        self, number: int, tables: Sequence[tuple[str, ...]], games: Iterable[ScheduledGame]
+    ) -> list[ScheduledGame]:
+        """Write round ``number``: its tables and games (one transaction); return the games."""
+        made = list(games)
+        with self._transaction():
+            self.db.execute(
+                "INSERT INTO rounds (round, first_game, last_game, tables, scheduled_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (number, made[0].ordinal, made[-1].ordinal, len(tables), time.time()),
+            )
+            self.db.executemany(
+                "INSERT INTO tables (round, table_no, bots) VALUES (?, ?, ?)",
+                [(number, index, json.dumps(list(table))) for index, table in enumerate(tables)],
+            )
+            self.db.executemany(
+                "INSERT INTO games (ordinal, id, deal_set, rotation, seed, status, round, "
+                "table_no) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)",
+                [
+                    (g.ordinal, g.game_id, g.deal_set, g.rotation, g.seed, g.round, g.table)
+                    for g in made
+                ],
+            )
+            self.db.executemany(
+                "INSERT INTO seats (game, seat, bot) VALUES (?, ?, ?)",
+                [(g.ordinal, seat, bot) for g in made for seat, bot in enumerate(g.seats)],
+            )
+        return made
+
+    def set_meta(self, key: str, value: Any) -> None:
+        """Write a value of the ``meta`` table (None: remove the key), committed at once."""
+        with self._transaction():
+            if value is None:
+                self.db.execute("DELETE FROM meta WHERE key = ?", (key,))
+            else:
+                self._put_meta(key, value)
+
+    def _put_meta(self, key: str, value: Any) -> None:
+        self.db.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, json.dumps(value, sort_keys=True)),
+        )
+
     def disable(self, bot: str, reason: str) -> None:
         """Mark a bot disabled (its remaining games are forfeits)."""
         with self._transaction():
@@ -336,6 +496,15 @@ class Store:
                 break
             rated += 1
             self._rate_game(rated)
+            ended = self.db.execute(
+                "SELECT round FROM rounds WHERE last_game = ?", (rated,)
+            ).fetchone()
+            if ended is not None:
+                self.db.execute(
+                    "INSERT INTO round_standings (round, bot, mu, sigma, games) "
+                    "SELECT ?, bot, mu, sigma, games FROM standings",
+                    (ended[0],),
+                )
         self.db.execute(
             "UPDATE meta SET value = ? WHERE key = 'rated_through'", (json.dumps(rated),)
         )
@@ -402,18 +571,22 @@ def open_existing(folder: Path) -> Store:
         raise StoreError(f"{path}: not a usable results store: {error}") from None
 
 
+def _run_script(db: sqlite3.Connection, script: str) -> None:
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
 def _create(
     db: sqlite3.Connection,
     config: dict[str, Any],
     bots: Sequence[BotRecord],
-    schedule: Sequence[ScheduledGame],
     environment: Environment,
     sandbox: Sequence[str],
 ) -> None:
     db.execute("BEGIN IMMEDIATE")
-    for statement in SCHEMA.split(";"):
-        if statement.strip():
-            db.execute(statement)
+    _run_script(db, SCHEMA)
+    _run_script(db, SCHEMA_V2)
     meta = {
         "schema_version": SCHEMA_VERSION,
         "config": config,
@@ -421,6 +594,7 @@ def _create(
         "sandbox": list(sandbox),
         "rated_through": -1,
         "created_at": time.time(),
+        "schedule_complete": False,
     }
     db.executemany(
         "INSERT INTO meta (key, value) VALUES (?, ?)",
@@ -434,14 +608,5 @@ def _create(
         "INSERT INTO standings (bot, mu, sigma, games, wins, place_sum, faults) "
         "VALUES (?, ?, ?, 0, 0, 0, '{}')",
         [(b.name, environment.mu, environment.sigma) for b in bots],
-    )
-    db.executemany(
-        "INSERT INTO games (ordinal, id, deal_set, rotation, seed, status) "
-        "VALUES (?, ?, ?, ?, ?, 'pending')",
-        [(g.ordinal, g.game_id, g.deal_set, g.rotation, g.seed) for g in schedule],
-    )
-    db.executemany(
-        "INSERT INTO seats (game, seat, bot) VALUES (?, ?, ?)",
-        [(g.ordinal, seat, bot) for g in schedule for seat, bot in enumerate(g.seats)],
     )
     db.execute("COMMIT")

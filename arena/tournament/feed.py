@@ -1,0 +1,158 @@
+"""The games of a tournament as they may be played: rounds made and stored only when needed.
+
+The executors pull games (:meth:`Feed.take`) as their workers free up; the
+feed hands out the stored, unplayed games first, and asks the schedule for
+the next round only when those run short, writing it to the store in one
+transaction before any of its games is handed out. So neither memory nor
+``results.sqlite`` ever holds more of the plan than a round or two.
+
+Determinism: a round's tables are a function of the seed, the rounds before
+it and, where the schedule reads standings (Swiss) or a stop rule is set,
+the ratings after every game of the round before the previous one: round
+r+1 waits until rounds <= r-1 are rated (never for round r, so workers keep
+playing). Ratings follow schedule order, so that snapshot is the same
+whichever games finished first, with any number of workers, after a resume.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from arena.tournament.ratings import StopRule
+from arena.tournament.schedule import GameIds, ScheduledGame, Strategy, round_games
+from arena.tournament.store import Store
+
+
+class Feed:
+    """Hands out a tournament's games in schedule order, scheduling rounds as they are needed."""
+
+    def __init__(
+        self,
+        strategy: Strategy,
+        store: Store,
+        *,
+        deals: int,
+        seed: int,
+        ids: GameIds,
+        stop: StopRule | None = None,
+    ) -> None:
+        self.strategy = strategy
+        self.store = store
+        self.deals = deals
+        self.seed = seed
+        self.ids = ids
+        self.stop = stop
+        self.queue: deque[ScheduledGame] = deque(store.pending())
+        #: Games handed out and not yet finished, by ordinal.
+        self.handed: dict[int, ScheduledGame] = {}
+        #: Games in the store (scheduled so far).
+        self.scheduled = store.total()
+        rounds = store.rounds()
+        self.number = rounds[-1][0] if rounds else 0
+        #: Round boundaries up to this one were checked by the stop rule already.
+        self.checked = 0
+        self.complete = bool(_meta(store, "schedule_complete", default=False))
+        stopped = _meta(store, "stopped", default=None)
+        if stopped is not None:
+            if stopped.get("settings") == self._stop_settings():
+                self.complete = True
+            else:  # more rounds, or another rule: the league goes on past where it stopped
+                self.checked = int(stopped["after_round"])
+                store.set_meta("stopped", None)
+        if not self.complete:
+            for _, tables in store.scheduled_tables():
+                strategy.replay(tables)
+
+    def take(self, count: int) -> list[ScheduledGame]:
+        """Up to ``count`` games that may be played now, in schedule order (maybe none yet)."""
+        while len(self.queue) < count and self._schedule_next():
+            pass
+        games = [self.queue.popleft() for _ in range(min(count, len(self.queue)))]
+        for game in games:
+            self.handed[game.ordinal] = game
+        return games
+
+    def finished(self, ordinal: int) -> ScheduledGame:
+        """The game handed out as ``ordinal``, now finished."""
+        return self.handed.pop(ordinal)
+
+    def total(self) -> int:
+        """Games in the plan as far as it is known: scheduled ones, and the rest of the plan."""
+        if self.complete:
+            return self.scheduled
+        return max(self.scheduled, self.strategy.plan().games)
+
+    def left(self) -> int:
+        """Games not handed out yet (the plan's rest, for a stop rule an upper bound)."""
+        return self.total() - self.scheduled + len(self.queue)
+
+    def stopped(self) -> dict[str, Any] | None:
+        """Why the stop rule ended the schedule, if it did."""
+        value: dict[str, Any] | None = _meta(self.store, "stopped", default=None)
+        return value
+
+    # ------------------------------------------------------------------ internals
+
+    def _stop_settings(self) -> dict[str, Any]:
+        plan = self.strategy.plan()
+        rule = [self.stop.top, self.stop.confidence] if self.stop else None
+        return {"rounds": plan.rounds, "stop": rule}
+
+    def _schedule_next(self) -> bool:
+        """Make and store the next round; False when none may be made now (or ever)."""
+        if self.complete:
+            return False
+        number = self.number + 1
+        standings = None
+        if self.strategy.reads_standings or self.stop is not None:
+            boundary = number - 2
+            if boundary > self.store.rated_rounds():
+                return False  # round number - 2 is still being played or rated
+            if boundary >= 1:
+                standings = self.store.standings_after(boundary)
+                if self.stop is not None and boundary > self.checked:
+                    self.checked = boundary
+                    if self.stop.holds(standings):
+                        self._end(
+                            stopped={
+                                "after_round": boundary,
+                                "last_round": self.number,
+                                "weakest": round(self.stop.weakest(standings), 4),
+                                "settings": self._stop_settings(),
+                            }
+                        )
+                        return False
+        tables = self.strategy.next_round(
+            number, standings if self.strategy.reads_standings else None
+        )
+        if tables is None:
+            self._end()
+            return False
+        games = round_games(
+            tables,
+            number=number,
+            first_ordinal=self.scheduled,
+            first_deal_set=self.store.next_deal_set(),
+            deals=self.deals,
+            seed=self.seed,
+            ids=self.ids,
+        )
+        made = self.store.schedule_round(number, tables, games)
+        self.queue.extend(made)
+        self.scheduled += len(made)
+        self.number = number
+        return True
+
+    def _end(self, *, stopped: dict[str, Any] | None = None) -> None:
+        self.complete = True
+        if stopped is None:
+            return  # a plan played out: a rerun with more rounds goes on from here
+        self.store.set_meta("stopped", stopped)
+
+
+def _meta(store: Store, key: str, *, default: Any) -> Any:
+    try:
+        return store.meta(key)
+    except KeyError:
+        return default

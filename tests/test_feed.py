@@ -1,0 +1,222 @@
+"""Schedules played through the real feed, store and ratings by in-process executors.
+
+The executors here stand in for worker pools: they take games from the feed
+through the same interface as the real ones, keep several running at once,
+and hand them back in a shuffled order. The games' results come from hidden
+strengths (no bot processes), so whole leagues of hundreds of bots run in
+moments. Real-process runs of each schedule are in test_tournament.py.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import sqlite3
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.bots.spec import BotSpec
+from arena.game import Rules
+from arena.protocol import Limits
+from arena.tournament.ratings import StopRule
+from arena.tournament.runner import Games, Setup, Tournament, open_store, run
+from arena.tournament.store import Finished, Store, open_existing
+
+
+def bots(n: int) -> tuple[BotSpec, ...]:
+    return tuple(BotSpec(f"b{i:03d}", ("true",), "test") for i in range(n))
+
+
+def tournament(n: int, **kwargs: Any) -> Tournament:
+    players = kwargs.pop("players", 4)
+    settings: dict[str, Any] = {
+        "bots": bots(n),
+        "players": players,
+        "deals": 1,
+        "seed": 11,
+        "rules": Rules.from_dict({"players": players}),
+        "limits": Limits(),
+        **kwargs,
+    }
+    return Tournament(**settings)
+
+
+def placements(game_seats: tuple[str, ...], seed: int) -> tuple[int, ...]:
+    """Places by hidden strength (the bot's number) plus seeded noise."""
+    rng = random.Random(f"{seed}/{game_seats}")
+    score = [10 * int(bot[1:]) + rng.gauss(0, 20) for bot in game_seats]
+    order = sorted(range(len(game_seats)), key=lambda seat: -score[seat])
+    places = [0] * len(game_seats)
+    for place, seat in enumerate(order, start=1):
+        places[seat] = place
+    return tuple(places)
+
+
+class Shuffled:
+    """Plays ``window`` games at a time and finishes them in a seeded random order."""
+
+    def __init__(self, window: int, *, order_seed: int = 0, stop_after: int | None = None) -> None:
+        self.window = window
+        self.rng = random.Random(order_seed)
+        self.stop_after = stop_after
+        self.most_taken = 0
+
+    @contextmanager
+    def play(
+        self, setup: Setup, games: Games, disabled: Mapping[str, str]
+    ) -> Iterator[Iterator[Finished]]:
+        yield self._results(games)
+
+    def _results(self, games: Games) -> Iterator[Finished]:
+        running: list[Any] = []
+        handed = 0
+        while True:
+            running.extend(games.take(self.window - len(running)))
+            if not running:
+                return
+            game = running.pop(self.rng.randrange(len(running)))
+            if self.stop_after is not None and handed >= self.stop_after:
+                raise KeyboardInterrupt
+            handed += 1
+            yield Finished(game.ordinal, placements(game.seats, game.seed), {}, 10, 1.0, "")
+
+
+def play(event: Tournament, folder: Path, executor: Shuffled) -> Store:
+    store = open_store(event, folder, None)
+    run(event, store, sandbox=None, executor=executor)
+    return store
+
+
+def snapshot(store: Store) -> dict[str, Any]:
+    return {
+        "tables": list(store.scheduled_tables()),
+        "standings": store.standings(),
+        "rounds": [store.standings_after(n) for n, _, _ in store.rounds()],
+        "ids": [row[0] for row in store.db.execute("SELECT id FROM games ORDER BY ordinal")],
+    }
+
+
+@pytest.mark.parametrize("schedule", ["sampled", "swiss"])
+def test_the_same_games_with_any_number_of_workers(tmp_path: Path, schedule: str) -> None:
+    event = tournament(13, players=3, schedule=schedule, rounds=6)
+    one = snapshot(play(event, tmp_path / "one", Shuffled(1)))
+    many = snapshot(play(event, tmp_path / "many", Shuffled(7, order_seed=3)))
+    assert one == many
+    assert len(one["tables"]) == 6
+    assert one["ids"] == sorted(one["ids"])
+    assert one["ids"][0] == "rd00001-t00000-d0-r0"
+
+
+def test_swiss_pairs_round_r_plus_1_from_the_standings_after_round_r_minus_1(
+    tmp_path: Path,
+) -> None:
+    event = tournament(12, schedule="swiss", rounds=5)
+    store = play(event, tmp_path, Shuffled(9, order_seed=1))
+    tables = dict(store.scheduled_tables())
+    again = event.strategy()
+    for number in (1, 2):
+        again.replay(tables[number])
+    assert again.next_round(3, store.standings_after(1)) == tables[3]
+    assert again.next_round(3, store.standings_after(2)) != tables[3]
+
+
+def test_a_resumed_league_plays_what_an_uninterrupted_one_does(tmp_path: Path) -> None:
+    event = tournament(10, schedule="swiss", rounds=5, stop=StopRule(2, 0.999))
+    whole = snapshot(play(event, tmp_path / "whole", Shuffled(4)))
+    folder = tmp_path / "cut"
+    for stop_after in (7, 9, 6):
+        store = open_store(event, folder, None)
+        with pytest.raises(KeyboardInterrupt):
+            run(event, store, sandbox=None, executor=Shuffled(4, stop_after=stop_after))
+        store.close()
+    assert snapshot(play(event, folder, Shuffled(2, order_seed=5))) == whole
+
+
+def test_the_stop_rule_ends_a_league_deterministically(tmp_path: Path) -> None:
+    event = tournament(8, schedule="sampled", rounds=40, stop=StopRule(2, 0.8))
+    store = play(event, tmp_path / "a", Shuffled(1))
+    stopped = store.meta("stopped")
+    assert stopped["last_round"] == stopped["after_round"] + 1 < 40
+    assert len(store.rounds()) == stopped["last_round"]
+    assert event.stop is not None
+    assert event.stop.holds(store.standings_after(stopped["after_round"]))
+    before = [n for n, _, _ in store.rounds()][: stopped["after_round"] - 1]
+    assert not any(event.stop.holds(store.standings_after(n)) for n in before)
+    other = play(event, tmp_path / "b", Shuffled(5, order_seed=2))
+    assert snapshot(other) == snapshot(store)
+    # Rerun as it is: nothing more. With a stricter rule the league goes on.
+    assert run(event, store, sandbox=None, executor=Shuffled(1)).played == 0
+    store.close()
+    stricter = tournament(8, schedule="sampled", rounds=40, stop=StopRule(2, 0.99))
+    store = play(stricter, tmp_path / "a", Shuffled(1))
+    assert len(store.rounds()) > stopped["last_round"]
+
+
+def test_more_rounds_on_a_rerun_go_on_in_the_same_folder(tmp_path: Path) -> None:
+    play(tournament(9, players=3, schedule="sampled", rounds=2), tmp_path, Shuffled(3)).close()
+    longer = tournament(9, players=3, schedule="sampled", rounds=5)
+    store = play(longer, tmp_path, Shuffled(3))
+    assert [n for n, _, _ in store.rounds()] == [1, 2, 3, 4, 5]
+    assert store.meta("config")["rounds"] == 5
+    assert snapshot(store) == snapshot(play(longer, tmp_path / "fresh", Shuffled(2)))
+
+
+def test_memory_and_the_store_hold_a_round_or_two_not_the_plan(tmp_path: Path) -> None:
+    """A 200-bot round-robin (64 million games) opens at once and stores only what it plays."""
+    event = tournament(200)
+    assert event.plan().games == 64_684_950 * 4
+    store = open_store(event, tmp_path, None)
+    feed = event.feed(store)
+    taken = feed.take(500)
+    assert len(taken) == 500
+    assert store.total() <= 500 + 200 * 4  # at most one more block of 200 tables
+    assert feed.total() == event.plan().games
+
+
+def test_a_schema_1_folder_is_read_and_resumed(tmp_path: Path) -> None:
+    """A folder written before rounds existed: the whole schedule stored, some games played."""
+    event = tournament(5, players=3, deals=1)
+    legacy_games = [
+        (ordinal, table)
+        for ordinal, table in enumerate(
+            table
+            for table in itertools.combinations([b.name for b in event.bots], 3)
+            for _ in range(3)
+        )
+    ]
+    store = open_store(event, tmp_path, None)  # the version 2 layout, then taken back to 1
+    store.close()
+    db = sqlite3.connect(tmp_path / "results.sqlite")
+    db.executescript(
+        "DROP TABLE rounds; DROP TABLE tables; DROP TABLE round_standings;"
+        "ALTER TABLE games DROP COLUMN round; ALTER TABLE games DROP COLUMN table_no;"
+        "UPDATE meta SET value = '1' WHERE key = 'schema_version';"
+        "DELETE FROM meta WHERE key = 'schedule_complete';"
+    )
+    for ordinal, table in legacy_games:
+        rotation = ordinal % 3
+        db.execute(
+            "INSERT INTO games (ordinal, id, deal_set, rotation, seed, status) "
+            "VALUES (?, ?, ?, ?, ?, 'pending')",
+            (ordinal, f"d{ordinal // 3:02d}-r{rotation}", ordinal // 3, rotation, ordinal // 3),
+        )
+        seats = [table[(seat + rotation) % 3] for seat in range(3)]
+        db.executemany(
+            "INSERT INTO seats (game, seat, bot) VALUES (?, ?, ?)",
+            [(ordinal, seat, bot) for seat, bot in enumerate(seats)],
+        )
+    db.commit()
+    db.close()
+    reader = open_existing(tmp_path)
+    assert reader.total() == 30
+    assert [row["games"] for row in reader.standings()] == [0] * 5
+    reader.close()
+    store = play(event, tmp_path, Shuffled(3))
+    assert store.meta("schema_version") == 2
+    assert store.done() == store.total() == 30
+    assert store.rounds() == [(1, 0, 29)]
+    assert {row["games"] for row in store.standings()} == {18}
