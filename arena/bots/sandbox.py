@@ -28,8 +28,8 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import itertools
-import json
 import logging
+import marshal
 import os
 import platform
 import pwd
@@ -40,6 +40,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -267,7 +268,7 @@ def detect() -> Capabilities:
         landlock_abi=abi,
         seccomp=seccomp,
         cgroups=cgroups,
-        subreaper=_become_subreaper(),
+        subreaper=become_subreaper(),
         root=os.geteuid() == 0,
         notes=tuple(notes),
     )
@@ -289,9 +290,9 @@ class Confinement:
         """
         for group in self.cgroups:
             _kill_cgroup(group)
-        if self.uid is not None:
-            _kill_uid(self.uid)
-        kill_leftovers(live)
+        # Nothing leaves its cgroup (its files are not the bot's to write): with cgroups,
+        # killing them reached every process of the uid, and the costly search is skipped.
+        kill_leftovers(live, uid=None if self.cgroups else self.uid)
         for group in self.cgroups:
             _remove_cgroup(group)
         self.cgroups = []
@@ -358,7 +359,7 @@ def confine(
         config["inner"] = {"parent": None, "limits": {}, **last}
     else:
         config.update(last)
-    command = [python, "-I", "-S", "-c", _trampoline_source(), json.dumps(config), *argv]
+    command = [python, "-I", "-S", "-c", _trampoline_source(), trampoline_config(config), *argv]
     return Confinement(argv=command, cgroups=groups, uid=uid)
 
 
@@ -528,24 +529,30 @@ class CpuGrant:
         self.fds = {}
 
 
-def kill_leftovers(live: set[int]) -> list[int]:
+def kill_leftovers(live: set[int], *, uid: int | None = None) -> list[int]:
     """Kill and reap adopted orphans: children of this process that left its session.
 
     The referee is the child subreaper, so a bot's escaped grandchildren
     (setsid, double fork) end up as its children once their parent exits.
     Bots run in sessions of their own, and so does everything they start;
     children this process started in its own session (a multiprocessing
-    helper, a pool worker) are never touched, nor are live bots.
+    helper, a pool worker) are never touched, nor are live bots. With
+    ``uid`` (a bot slot's own), every process running as that uid is killed
+    too, wherever it is (a pass over every process in /proc: the costly part).
     """
     me = os.getpid()
     mine = os.getsid(0)
     killed = []
     for pid, session in _children_of(me):
-        if pid in live or session == mine:
-            continue
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, signal.SIGKILL)
-            killed.append(pid)
+        if pid not in live and session != mine:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+    if uid is not None:
+        for pid, owner in _owners():
+            if owner == uid and pid != me:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
     for pid in killed:
         with contextlib.suppress(ChildProcessError):
             os.waitpid(pid, 0)
@@ -553,6 +560,12 @@ def kill_leftovers(live: set[int]) -> list[int]:
 
 
 # ---------------------------------------------------------------------- internals
+
+
+def trampoline_config(config: dict[str, Any]) -> str:
+    """The trampoline's settings as one argument: marshal (format 4, which every Python 3
+    since 3.4 reads), in hex. Unlike json, marshal costs the trampoline no import."""
+    return marshal.dumps(config, 4).hex()
 
 
 @cache
@@ -590,7 +603,7 @@ def _try_trampoline(config: dict[str, Any], *, python: str = sys.executable) -> 
     full = {"parent": os.getpid(), "limits": {}, "cgroups": [], **config}
     try:
         done = subprocess.run(
-            [python, "-I", "-S", "-c", _trampoline_source(), json.dumps(full), "/bin/true"],
+            [python, "-I", "-S", "-c", _trampoline_source(), trampoline_config(full), "/bin/true"],
             capture_output=True,
             timeout=30,
             check=False,
@@ -671,7 +684,13 @@ def _remove_cgroup(group: Path) -> None:
             time.sleep(0.01)
 
 
-def _become_subreaper() -> bool:
+def become_subreaper() -> bool:
+    """Make this process the child subreaper: orphans of the bots it starts become its own.
+
+    Every process that starts bots must be one (a pool worker too, not only
+    the process that ran :func:`detect`), or an escaped grandchild of a bot
+    is adopted by an ancestor that never kills nor reaps it.
+    """
     if platform.system() != "Linux":
         return False
     libc = ctypes.CDLL(None, use_errno=True)
@@ -751,15 +770,6 @@ def _mode(path: Path) -> int:
         return 0
 
 
-def _kill_uid(uid: int) -> None:
-    """SIGKILL every process running as ``uid`` (a bot slot's own uid: all its leftovers)."""
-    for pid, status in _proc_files("status"):
-        line = next((row for row in status.splitlines() if row.startswith("Uid:")), "")
-        if line and int(line.split()[1]) == uid:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
-
-
 def _proc_files(name: str) -> Iterator[tuple[int, str]]:
     """(pid, text of /proc/PID/NAME) for every process that is still there to read."""
     for entry in os.scandir("/proc"):
@@ -792,8 +802,45 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+def _owners() -> Iterator[tuple[int, int]]:
+    """(pid, real uid) of every process still there to read."""
+    for pid, status in _proc_files("status"):
+        for line in status.splitlines():
+            if line.startswith("Uid:"):
+                yield pid, int(line[4:].split()[0])
+                break
+
+
 def _children_of(parent: int) -> list[tuple[int, int]]:
-    """(pid, session id) of each child of ``parent``."""
+    """(pid, session id) of each child of ``parent``.
+
+    Read from the kernel's list of each of its threads' children (a few
+    files, where a search of /proc reads one per process on the machine);
+    the search is the fallback on kernels without that list.
+    """
+    if not _children_files():
+        return _children_by_search(parent)
+    pids: set[int] = set()
+    with contextlib.suppress(FileNotFoundError):  # the parent is gone
+        for task in os.listdir(f"/proc/{parent}/task"):
+            with contextlib.suppress(FileNotFoundError):  # a thread that just ended
+                text = Path(f"/proc/{parent}/task/{task}/children").read_text()
+                pids.update(int(pid) for pid in text.split())
+    children = []
+    for pid in sorted(pids):
+        with contextlib.suppress(OSError):  # gone meanwhile
+            children.append((pid, os.getsid(pid)))
+    return children
+
+
+@cache
+def _children_files() -> bool:
+    """Whether this kernel lists each thread's children in /proc (CONFIG_PROC_CHILDREN)."""
+    return Path(f"/proc/self/task/{threading.get_native_id()}/children").exists()
+
+
+def _children_by_search(parent: int) -> list[tuple[int, int]]:
+    """(pid, session id) of each child of ``parent``, by reading every process's stat."""
     children = []
     for pid, line in _proc_files("stat"):
         fields = line.rsplit(")", 1)[1].split()

@@ -73,6 +73,26 @@ class Feed:
             self.handed[game.ordinal] = game
         return games
 
+    def take_table(self, most: int) -> list[ScheduledGame]:
+        """The next games of one table (at most ``most``), or none that may start now.
+
+        A worker given a table's games in one piece starts its bots once for
+        them, where games handed out one at a time would start them in every
+        worker: with a large field nearly every table seats bots that no
+        worker has alive.
+        """
+        if not self.queue and not self._schedule_next():
+            return []
+        first = self.queue[0]
+        games: list[ScheduledGame] = []
+        while self.queue and len(games) < most:
+            game = self.queue[0]
+            if (game.round, game.table) != (first.round, first.table):
+                break
+            games.append(self.queue.popleft())
+            self.handed[game.ordinal] = game
+        return games
+
     def finished(self, ordinal: int) -> ScheduledGame:
         """The game handed out as ``ordinal``, now finished."""
         return self.handed.pop(ordinal)

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from arena.bots.player import ProcessPlayer
-from arena.bots.sandbox import Capabilities
+from arena.bots.sandbox import Capabilities, become_subreaper
 from arena.bots.spec import BotSpec
 from arena.errors import BotFault, FaultKind
 from arena.game import Rules
@@ -302,6 +302,10 @@ class Games(Protocol):
         """Up to ``count`` games that may start now (none: wait for a game to finish)."""
         ...
 
+    def take_table(self, most: int) -> list[ScheduledGame]:
+        """The next games of one table, at most ``most`` (none: wait for a game to finish)."""
+        ...
+
     def left(self) -> int:
         """Games not handed out yet (at most)."""
         ...
@@ -410,8 +414,10 @@ class LocalExecutor:
             pool.join()
 
 
-#: Games queued per pool worker, so that a worker never waits for the coordinator.
+#: Tasks queued per pool worker, so that a worker never waits for the coordinator.
 QUEUED_PER_WORKER = 2
+#: Most games in one task: a table's games go to one worker in one piece (up to this many).
+TABLE_TASK = 64
 
 
 def _play_here(games: Games, disabled: Mapping[str, str]) -> Iterator[Finished]:
@@ -422,14 +428,14 @@ def _play_here(games: Games, disabled: Mapping[str, str]) -> Iterator[Finished]:
 def _play_in(
     pool: Any, window: int, games: Games, disabled: Mapping[str, str]
 ) -> Iterator[Finished]:
-    """The pool's finished games; at most ``window`` are queued or running at once."""
+    """The pool's finished games; at most ``window`` tasks (a table each) are queued or running."""
     results: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
     running = 0
     while True:
-        for game in games.take(window - running):
+        while running < window and (table := games.take_table(TABLE_TASK)):
             pool.apply_async(
-                _play_task,
-                ((game, dict(disabled)),),
+                _play_table,
+                (table, dict(disabled)),
                 callback=lambda finished: results.put((True, finished)),
                 error_callback=lambda error: results.put((False, error)),
             )
@@ -440,7 +446,7 @@ def _play_in(
         running -= 1
         if not ok:
             raise value
-        yield value
+        yield from value
 
 
 def _handshakes(finished: Finished, game: ScheduledGame) -> dict[str, bool]:
@@ -645,9 +651,15 @@ def _init_worker(setup: Setup, counter: Any = None, cpus: Sequence[int] | None =
             index = counter.value
             counter.value += 1
         os.sched_setaffinity(0, {cpus[index % len(cpus)]})
+    if setup.sandbox is not None and setup.sandbox.subreaper:
+        become_subreaper()  # the bots' orphans are this worker's to kill and reap
     _STATE["seats"] = Seats(setup, log_dir=setup.folder / "logs", sandbox=setup.sandbox)
     if multiprocessing.parent_process() is not None:
         Finalize(None, _close_players, exitpriority=10)
+
+
+def _play_table(games: Sequence[ScheduledGame], disabled: dict[str, str]) -> list[Finished]:
+    return [_play_task((game, disabled)) for game in games]
 
 
 def _play_task(task: tuple[ScheduledGame, dict[str, str]]) -> Finished:
