@@ -738,7 +738,8 @@ def tournament(
         )
     click.echo(
         f"Done: {outcome.done}/{outcome.total} games ({outcome.played} played now in "
-        f"{outcome.seconds:.1f} s, {rate:.1f} games/s). Leaderboard: arena leaderboard {folder}"
+        f"{outcome.seconds:.1f} s, {rate:.1f} games/s, {outcome.starts} bot starts). "
+        f"Leaderboard: arena leaderboard {folder}"
     )
 
 

@@ -280,7 +280,10 @@ def main() -> None:
         inner, source = marshal.dumps(config["inner"], 4).hex(), config["source"]
         execute([*config["wrap"], sys.executable, "-I", "-S", "-c", source, inner, *argv])
     try:
-        if config.get("drop_capabilities"):
+        # setuid to the bot's own uid has already cleared every capability (and left
+        # none to change the bounding set with); no-new-privileges keeps exec from
+        # granting any back.
+        if config.get("drop_capabilities") and uid is None:
             drop_capabilities(lib)
         prctl(lib, PR_SET_NO_NEW_PRIVS, 1)
     except OSError as error:

@@ -203,6 +203,8 @@ class Outcome:
     disabled: dict[str, str] = field(default_factory=dict)
     #: Why a stop rule ended the schedule early (None: it did not).
     stopped: dict[str, Any] | None = None
+    #: Bot processes started by the workers in this run.
+    starts: int = 0
 
 
 def open_store(
@@ -357,13 +359,14 @@ def run(
     failures: dict[str, int] = {}
     setup = Setup.of(tournament, sandbox, store.folder, required)
     start = time.monotonic()
-    played = 0
+    played = starts = 0
     executor = executor or LocalExecutor(jobs, pin=pin)
     with executor.play(setup, feed, disabled) as results:
         for finished in results:
             store.finish(finished)
             played += 1
             done += 1
+            starts += finished.starts
             for bot, failed in _handshakes(finished, feed.finished(finished.ordinal)).items():
                 failures[bot] = failures.get(bot, 0) + 1 if failed else 0
                 if failures[bot] >= DISABLE_AFTER and bot not in disabled:
@@ -375,7 +378,7 @@ def run(
             if progress:
                 progress(done, feed.total(), time.monotonic() - start)
     return Outcome(
-        played, done, feed.total(), time.monotonic() - start, dict(disabled), feed.stopped()
+        played, done, feed.total(), time.monotonic() - start, dict(disabled), feed.stopped(), starts
     )
 
 
@@ -568,6 +571,7 @@ class Seats:
 
     def play(self, game: ScheduledGame, disabled: Mapping[str, str]) -> tuple[Finished, GameResult]:
         """Play ``game``: what the store is told of it, and the whole result (for its replay)."""
+        started = self.started
         players = [self.player(name, disabled, game.seats) for name in game.seats]
         start = time.monotonic()
         result = play_game(
@@ -586,6 +590,7 @@ class Seats:
             decisions=result.decisions,
             duration_ms=duration_ms,
             replay=replay_path(game.game_id),
+            starts=self.started - started,
         )
         return finished, result
 

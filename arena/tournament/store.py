@@ -141,6 +141,8 @@ class Finished:
     decisions: int
     duration_ms: float
     replay: str
+    #: Bot processes the worker started for this game (not stored; for the run's figures).
+    starts: int = 0
 
 
 class Store:
