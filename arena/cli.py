@@ -29,7 +29,7 @@ from arena.game.rules import OPTION_NAMES, Rules, parse_rule_assignment
 from arena.protocol import Limits
 from arena.referee import play_game, read_replay, write_replay
 from arena.report.html import leaderboard_table, page, pairwise_table
-from arena.report.leaderboard import render_leaderboard, render_pairwise
+from arena.report.leaderboard import render_document
 from arena.report.narrate import narrate
 from arena.report.replay_view import viewer_page
 from arena.report.tournament_report import MAX_REPLAYS, report_page
@@ -830,7 +830,14 @@ LEADERBOARD_FORMATS = ("table", "json", "csv", "markdown", "html")
     "--format", "fmt", type=click.Choice(LEADERBOARD_FORMATS), default="table", show_default=True
 )
 @click.option("--pairwise", is_flag=True, help="How often each bot placed above each other one.")
-def leaderboard(folder: Path, fmt: str, pairwise: bool) -> None:
+@click.option(
+    "--top",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Only the first N bots (and, with --pairwise, the pairs among them).",
+)
+def leaderboard(folder: Path, fmt: str, pairwise: bool, top: int | None) -> None:
     """Print the leaderboard of a tournament results folder.
 
     Ratings are TrueSkill's (score = mu - 3 sigma), computed as the games
@@ -842,8 +849,8 @@ def leaderboard(folder: Path, fmt: str, pairwise: bool) -> None:
     """
     store = domain(lambda: open_existing(folder))
     try:
-        rows = store.standings()
-        pairs = store.pairwise() if pairwise else {}
+        rows = store.standings()[:top]
+        pairs = store.pairwise({row["bot"] for row in rows}) if pairwise else {}
         done, total = store.done(), store.total()
     finally:
         store.close()
@@ -857,10 +864,6 @@ def leaderboard(folder: Path, fmt: str, pairwise: bool) -> None:
         subtitle = f"{played}; TrueSkill, score = mu - 3 sigma"
         click.echo(page(title, body, subtitle=subtitle), nl=False)
         return
-    click.echo(render_leaderboard(rows, fmt), nl=fmt != "json")
-    if fmt == "json":
-        click.echo("")
-    if pairwise:
-        click.echo(render_pairwise([row["bot"] for row in rows], pairs, fmt))
+    click.echo(render_document(rows, pairs if pairwise else None, fmt))
     if fmt in ("table", "markdown") and done < total:
         click.echo(f"({done} of {total} games played so far)")

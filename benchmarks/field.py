@@ -9,16 +9,27 @@ processes alive at once; the tournament itself reports its bot starts. The
 same number of games by a 4-bot tournament in the same run gives the pace
 without starts: the distance between the two should be the starts' cost.
 
-``convergence`` (in-process players, see its own docstring below).
+``convergence``: fields of known strength (the greedy sample bot playing a
+random legal move with probability eps), 16 bots (8 strengths x 2) and 64
+(8 x 8). For each schedule that fits, and each seed, the games played until
+Kendall's tau-b between the leaderboard (after each round, or each block of
+a round-robin) and the true order reaches 0.9 and stays there; median and
+spread over the seeds. The players are in-process (real processes would
+take hours on 2 CPUs) but everything else is arena's own: the schedule, the
+feed, the store and the ratings, through :func:`arena.tournament.runner.run`.
+It also measures how often the stop rule's top K is the true top K, on 16
+bots of 16 distinct strengths, and first shows that the eps values order
+the bots' strength (their mean places in mixed tables).
 
     .venv/bin/python benchmarks/field.py scale [--bots 1000] [--rounds 3]
-    .venv/bin/python benchmarks/field.py convergence [--seeds 10]
+    .venv/bin/python benchmarks/field.py convergence [--seeds 10] [--jobs 2]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing
 import os
 import platform
@@ -207,6 +218,266 @@ def scale(args: argparse.Namespace) -> None:
     )
 
 
+# ---------------------------------------------------------------------- convergence
+
+#: The strengths: the share of random moves of each level (0: the greedy bot, 1: random).
+EPS = tuple(round(level / 7, 3) for level in range(8))
+#: Games a run may play at most (a 16-bot round-robin at 4 seats, 1 deal: 7,280).
+BUDGET = {16: 7280, 64: 12800}
+TARGET_TAU = 0.9
+
+
+def greedy_module() -> Any:
+    """The greedy sample bot's module, imported from its file as the arena would find it."""
+    import importlib.util  # noqa: PLC0415
+
+    folder = ROOT / "sample_bots/python"
+    sys.path.insert(0, str(folder))
+    try:
+        spec = importlib.util.spec_from_file_location("sample_greedy", folder / "greedy_bot.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(folder))
+    return module
+
+
+def noisy_player(name: str, eps: float, module: Any) -> Any:
+    """An in-process greedy player with the strength knob at ``eps``."""
+    from arena.players import ScriptedPlayer  # noqa: PLC0415
+
+    noisy = module.Noisy(eps)
+
+    class Noisy(ScriptedPlayer):
+        def start_game(self, message: JSON, line: bytes) -> None:
+            self.received.clear()  # flat memory across games
+            noisy.start(message)
+            super().start_game(message, line)
+
+    return Noisy(name, lambda request: noisy.choose(request["state"], request["legal"], request))
+
+
+class InProcess:
+    """An executor playing the feed's games one at a time with in-process players."""
+
+    def __init__(self, players: dict[str, Any], rules: Any, limits: Limits) -> None:
+        self.players, self.rules, self.limits = players, rules, limits
+
+    def play(self, setup: Any, games: Any, disabled: Any) -> Any:
+        from contextlib import nullcontext  # noqa: PLC0415
+
+        return nullcontext(self._results(games))
+
+    def _results(self, games: Any) -> Any:
+        from arena.referee import play_game  # noqa: PLC0415
+        from arena.tournament.store import Finished  # noqa: PLC0415
+
+        while batch := games.take(1):
+            game = batch[0]
+            result = play_game(
+                [self.players[name] for name in game.seats],
+                self.rules,
+                seed=game.seed,
+                game_id=game.game_id,
+                limits=self.limits,
+            )
+            faults = {seat: (f.kind.value, f.detail) for seat, f in result.faults.items()}
+            yield Finished(game.ordinal, result.placements, faults, result.decisions, 0.0, "")
+
+
+def tau_b(truth: dict[str, float], measured: dict[str, float]) -> float:
+    """Kendall's tau-b of two scorings of the same bots (ties in either handled)."""
+    names = sorted(truth)
+    concordant = discordant = ties_truth = ties_measured = 0
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            x = truth[a] - truth[b]
+            y = measured[a] - measured[b]
+            if x == 0 and y == 0:
+                continue
+            if x == 0:
+                ties_truth += 1
+            elif y == 0:
+                ties_measured += 1
+            elif (x > 0) == (y > 0):
+                concordant += 1
+            else:
+                discordant += 1
+    pairs = len(names) * (len(names) - 1) // 2
+    both = math.sqrt((pairs - ties_truth) * (pairs - ties_measured)) if pairs else 0.0
+    return (concordant - discordant) / both if both else 0.0
+
+
+def field_of(strengths: list[float]) -> dict[str, float]:
+    """Bot name -> eps."""
+    return {f"e{eps:.2f}-{n:02d}": eps for n, eps in enumerate(strengths)}
+
+
+def league(
+    field: dict[str, float],
+    schedule: str,
+    seed: int,
+    budget: int,
+    stop: tuple[int, float] | None = None,
+) -> JSON:
+    """One in-process league: tau-b after each round, and the games until it stays >= 0.9."""
+    from arena.bots.spec import BotSpec  # noqa: PLC0415
+    from arena.game import Rules  # noqa: PLC0415
+    from arena.tournament.ratings import StopRule  # noqa: PLC0415
+    from arena.tournament.runner import Tournament, open_store, run  # noqa: PLC0415
+
+    module = greedy_module()
+    players = {name: noisy_player(name, eps, module) for name, eps in field.items()}
+    per_round = len(field) // 4 * 4
+    event = Tournament(
+        bots=tuple(BotSpec(name, ("true",), "benchmark") for name in field),
+        players=4,
+        deals=1,
+        seed=seed,
+        rules=Rules(players=4),
+        limits=Limits(),
+        schedule=schedule,
+        rounds=None if schedule == "round-robin" else budget // per_round,
+        stop=StopRule(*stop) if stop else None,
+    )
+    truth = {name: -eps for name, eps in field.items()}
+    with tempfile.TemporaryDirectory(prefix="arena-converge-") as folder:
+        store = open_store(event, Path(folder), None)
+        start = time.perf_counter()
+        run(event, store, sandbox=None, executor=InProcess(players, event.rules, event.limits))
+        seconds = time.perf_counter() - start
+        curve = []
+        for number, _, last in store.rounds():
+            standings = store.standings_after(number)
+            scores = {bot: mu - 3 * sigma for bot, (mu, sigma) in standings.items()}
+            curve.append((last + 1, tau_b(truth, scores)))
+        final = {row["bot"]: row["rank"] for row in store.standings()}
+        stopped = store.meta("stopped") if stop else None
+        games = store.done()
+        store.close()
+    reached = None
+    for index, (played, _) in enumerate(curve):
+        if all(tau >= TARGET_TAU for _, tau in curve[index:]):
+            reached = played
+            break
+    return {
+        "schedule": schedule,
+        "bots": len(field),
+        "seed": seed,
+        "games": games,
+        "games_to_tau": reached,
+        "final_tau": round(curve[-1][1], 3) if curve else None,
+        "seconds": round(seconds, 1),
+        "stopped": stopped,
+        "final_ranks": final,
+    }
+
+
+def _league(job: tuple[Any, ...]) -> JSON:
+    return league(*job)
+
+
+def calibrate(games: int, seed: int) -> dict[float, float]:
+    """Mean place of each eps level in ``games`` random four-level tables (lower is stronger)."""
+    from arena.game import Rules  # noqa: PLC0415
+    from arena.referee import play_game  # noqa: PLC0415
+
+    module = greedy_module()
+    rng = random_module().Random(seed)
+    places: dict[float, list[int]] = {eps: [] for eps in EPS}
+    for index in range(games):
+        levels = rng.sample(EPS, 4)
+        players = [noisy_player(f"p{seat}", eps, module) for seat, eps in enumerate(levels)]
+        result = play_game(
+            players, Rules(players=4), seed=seed * 100_000 + index, game_id=f"cal{index}",
+            limits=Limits(),
+        )  # fmt: skip
+        for eps, place in zip(levels, result.placements, strict=True):
+            places[eps].append(place)
+    return {eps: round(sum(p) / len(p), 3) for eps, p in places.items()}
+
+
+def random_module() -> Any:
+    import random  # noqa: PLC0415
+
+    return random
+
+
+def summary(runs: list[JSON]) -> JSON:
+    """Median and spread (min-max) of the games to tau-b >= 0.9 over the seeds."""
+    reached = sorted(run["games_to_tau"] for run in runs if run["games_to_tau"] is not None)
+    missed = sum(run["games_to_tau"] is None for run in runs)
+    median = reached[len(reached) // 2] if reached and not missed else None
+    return {
+        "runs": len(runs),
+        "reached": len(reached),
+        "median": median,
+        "min": reached[0] if reached else None,
+        "max": reached[-1] if reached and not missed else None,
+        "final_tau_median": sorted(run["final_tau"] for run in runs)[len(runs) // 2],
+    }
+
+
+def convergence(args: argparse.Namespace) -> None:
+    """The convergence figures (see the module's docstring)."""
+    calibration = calibrate(args.calibration, 1)
+    fields = {16: field_of([eps for eps in EPS for _ in range(2)]),
+              64: field_of([eps for eps in EPS for _ in range(8)])}  # fmt: skip
+    jobs: list[tuple[Any, ...]] = []
+    for size, field in fields.items():
+        schedules = ["round-robin", "sampled", "swiss"] if size == 16 else ["sampled", "swiss"]
+        for schedule in schedules:
+            for seed in range(args.seeds):
+                jobs.append((field, schedule, seed, BUDGET[size]))
+    distinct = field_of([i / 15 for i in range(16)])
+    for schedule in ("sampled", "swiss"):
+        for seed in range(args.seeds):
+            jobs.append((distinct, schedule, 1000 + seed, 4000, (3, 0.95)))
+    with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+        runs = pool.map(_league, jobs, chunksize=1)
+    table = []
+    for size in fields:
+        for schedule in ("round-robin", "sampled", "swiss"):
+            group = [r for r in runs if r["bots"] == size and r["schedule"] == schedule
+                     and r["stopped"] is None and r["seed"] < 1000]  # fmt: skip
+            if group:
+                table.append({"bots": size, "schedule": schedule, **summary(group)})
+    stops = []
+    truth_top = sorted(distinct, key=lambda bot: distinct[bot])[:3]
+    for schedule in ("sampled", "swiss"):
+        group = [r for r in runs if r["seed"] >= 1000 and r["schedule"] == schedule]
+        right_set = sum(
+            sorted(r["final_ranks"], key=r["final_ranks"].__getitem__)[:3] == truth_top
+            for r in group
+        )
+        fired = [r for r in group if r["stopped"]]
+        stops.append(
+            {
+                "schedule": schedule,
+                "runs": len(group),
+                "fired": len(fired),
+                "top_3_right_in_order": right_set,
+                "games_median": sorted(r["games"] for r in group)[len(group) // 2],
+            }
+        )
+    print(json.dumps({"benchmark": "field_convergence", "calibration": calibration,
+                      "table": table, "stop_rule": stops}))  # fmt: skip
+    print("mean place by eps (4 levels a table):", calibration)
+    for row in table:
+        print(
+            f"{row['bots']} bots, {row['schedule']}: games until tau-b >= 0.9 for good: median "
+            f"{row['median']}, min {row['min']}, max {row['max']} ({row['reached']}/{row['runs']}"
+            f" reached it; final tau-b median {row['final_tau_median']})"
+        )
+    for row in stops:
+        print(
+            f"stop rule top 3 at 0.95, 16 distinct strengths, {row['schedule']}: fired in "
+            f"{row['fired']}/{row['runs']}, top 3 right and in order in "
+            f"{row['top_3_right_in_order']}/{row['runs']}, median games {row['games_median']}"
+        )
+
+
 def main() -> None:
     """Run the part asked for."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -215,9 +486,15 @@ def main() -> None:
     scale_args.add_argument("--bots", type=int, default=1000)
     scale_args.add_argument("--rounds", type=int, default=3)
     scale_args.add_argument("--starts", type=int, default=40, help="starts per layer measured")
+    converge = parts.add_parser("convergence", help="fields of known strength, in-process")
+    converge.add_argument("--seeds", type=int, default=10)
+    converge.add_argument("--jobs", type=int, default=2, help="leagues run at once")
+    converge.add_argument("--calibration", type=int, default=4000, help="games to order eps")
     args = parser.parse_args()
     if args.part == "scale":
         scale(args)
+    else:
+        convergence(args)
 
 
 if __name__ == "__main__":

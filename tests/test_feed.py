@@ -220,3 +220,54 @@ def test_a_schema_1_folder_is_read_and_resumed(tmp_path: Path) -> None:
     assert store.done() == store.total() == 30
     assert store.rounds() == [(1, 0, 29)]
     assert {row["games"] for row in store.standings()} == {18}
+
+
+def test_leaderboard_top_and_the_report_of_a_large_field(tmp_path: Path) -> None:
+    """40 bots: --top N keeps N rows (and their pairs); the report maps the top 30 and
+    charts the top 12, and says so."""
+    import json  # noqa: PLC0415
+
+    from click.testing import CliRunner  # noqa: PLC0415
+
+    from arena.cli import main  # noqa: PLC0415
+
+    play(tournament(40, schedule="sampled", rounds=6), tmp_path, Shuffled(4)).close()
+    result = CliRunner().invoke(
+        main, ["leaderboard", str(tmp_path), "--top", "5", "--pairwise", "--format", "json"]
+    )
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.output)
+    top = [row["bot"] for row in document["leaderboard"]]
+    assert len(top) == 5 and [row["rank"] for row in document["leaderboard"]] == [1, 2, 3, 4, 5]
+    assert document["pairwise"]
+    assert all(pair["bot"] in top and pair["other"] in top for pair in document["pairwise"])
+    result = CliRunner().invoke(main, ["report", str(tmp_path), "-o", str(tmp_path / "r.html")])
+    assert result.exit_code == 0, result.output
+    html = (tmp_path / "r.html").read_text()
+    assert "The top 30 of the 40 bots (rows and columns)" in html
+    assert "The top 12 of the 40 bots (lines)" in html
+    assert html.count("<polyline class=\"history\"") == 12
+
+
+def test_leaderboard_with_pairwise_is_one_document_in_json_and_csv(tmp_path: Path) -> None:
+    import csv  # noqa: PLC0415
+    import io  # noqa: PLC0415
+    import json  # noqa: PLC0415
+
+    from click.testing import CliRunner  # noqa: PLC0415
+
+    from arena.cli import main  # noqa: PLC0415
+
+    play(tournament(5, players=3, schedule="sampled", rounds=3), tmp_path, Shuffled(2)).close()
+    result = CliRunner().invoke(
+        main, ["leaderboard", str(tmp_path), "--pairwise", "--format", "json"]
+    )
+    document = json.loads(result.output)
+    assert set(document) == {"leaderboard", "pairwise"}
+    assert {"bot", "other", "above", "games"} == set(document["pairwise"][0])
+    result = CliRunner().invoke(
+        main, ["leaderboard", str(tmp_path), "--pairwise", "--format", "csv"]
+    )
+    table = list(csv.DictReader(io.StringIO(result.output)))
+    assert table and set(table[0]) == {"bot", "other", "above", "games"}
+    assert len(table) == len(document["pairwise"])

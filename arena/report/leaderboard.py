@@ -2,7 +2,9 @@
 
 The json format is stable (cli.md): a list, best first, each row with at
 least rank, bot, mu, sigma, score, games, wins, avg_place and faults
-(kind -> count).
+(kind -> count). With the pairwise figures every format is still one
+document: json an object ``{"leaderboard": [...], "pairwise": [...]}``,
+csv one long-form table of the pairwise rows (bot, other, above, games).
 """
 
 from __future__ import annotations
@@ -45,18 +47,43 @@ def render_leaderboard(rows: Sequence[Mapping[str, Any]], fmt: str) -> str:
     return tabulate(cells, headers=headers, tablefmt=_TABLE_FORMATS[fmt], floatfmt=".2f")
 
 
+def render_document(
+    rows: Sequence[Mapping[str, Any]],
+    pairs: Mapping[tuple[str, str], tuple[int, int]] | None,
+    fmt: str,
+) -> str:
+    """What ``arena leaderboard`` prints: the leaderboard, with ``pairs`` when asked for."""
+    if pairs is None:
+        return render_leaderboard(rows, fmt)
+    if fmt == "json":
+        return json.dumps(
+            {"leaderboard": [dict(row) for row in rows], "pairwise": _pair_rows(pairs)}, indent=2
+        )
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.DictWriter(
+            out, fieldnames=["bot", "other", "above", "games"], lineterminator="\n"
+        )
+        writer.writeheader()
+        writer.writerows(_pair_rows(pairs))
+        return out.getvalue().rstrip("\n")
+    bots = [str(row["bot"]) for row in rows]
+    return f"{render_leaderboard(rows, fmt)}\n\n{render_pairwise(bots, pairs, fmt)}"
+
+
+def _pair_rows(pairs: Mapping[tuple[str, str], tuple[int, int]]) -> list[dict[str, Any]]:
+    return [
+        {"bot": a, "other": b, "above": above, "games": games}
+        for (a, b), (above, games) in sorted(pairs.items())
+    ]
+
+
 def render_pairwise(
     bots: Sequence[str], pairs: Mapping[tuple[str, str], tuple[int, int]], fmt: str
 ) -> str:
     """How often each bot (row) placed above each other bot (column), in games of both."""
     if fmt == "json":
-        return json.dumps(
-            [
-                {"bot": a, "other": b, "above": above, "games": games}
-                for (a, b), (above, games) in sorted(pairs.items())
-            ],
-            indent=2,
-        )
+        return json.dumps(_pair_rows(pairs), indent=2)
     cells = []
     for a in bots:
         row: list[str] = [a]

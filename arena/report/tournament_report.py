@@ -23,6 +23,10 @@ from arena.tournament.store import Store
 
 #: How many replays a report embeds unless told: about 27 MB of page at 4 seats.
 MAX_REPLAYS = 10_000
+#: Bots in the score chart (the leaderboard's top): more lines than this are a tangle.
+CHART_TOP = 12
+#: Bots in the who-places-above-whom heat map (the leaderboard's top).
+HEAT_MAP_TOP = 30
 
 GAMES_CSS = """
 table.games th[data-key] { cursor: pointer; user-select: none; }
@@ -73,10 +77,19 @@ def report_page(
         else "<p>The bots ran unconfined (--no-sandbox).</p>"
     )
     games, notices = games_section(store.games(), folder, max_replays)
+    charted, mapped = bots[:CHART_TOP], bots[:HEAT_MAP_TOP]
     sections = [
         ("Leaderboard", leaderboard_table(rows)),
-        ("Score over the games", history_chart(store.history())),
-        ("Who places above whom", pairwise_table(bots, store.pairwise())),
+        (
+            "Score over the games",
+            _top_note(len(charted), len(bots), "lines")
+            + history_chart(store.history(bots=set(charted))),
+        ),
+        (
+            "Who places above whom",
+            _top_note(len(mapped), len(bots), "rows and columns")
+            + pairwise_table(mapped, store.pairwise(set(mapped))),
+        ),
         ("Faults", faults_table(rows)),
         ("Sandbox layers", sandbox),
         ("Games", games),
@@ -88,6 +101,15 @@ def report_page(
     played = f"{done} of {total} games played" if done < total else f"{total} games"
     subtitle = f"{played}; TrueSkill, score = mu - 3 sigma"
     return Report(page(title, body, subtitle=subtitle), notices)
+
+
+def _top_note(shown: int, bots: int, what: str) -> str:
+    if shown == bots:
+        return ""
+    return (
+        f"<p>The top {shown} of the {bots} bots ({what}); "
+        "<code>arena leaderboard DIR --pairwise --top N</code> gives more.</p>\n"
+    )
 
 
 def games_section(

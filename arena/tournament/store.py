@@ -360,11 +360,15 @@ class Store:
             row["rank"] = rank
         return rows
 
-    def pairwise(self) -> dict[tuple[str, str], tuple[int, int]]:
-        """(a, b) -> (games where a placed above b, games of both)."""
+    def pairwise(
+        self, bots: Collection[str] | None = None
+    ) -> dict[tuple[str, str], tuple[int, int]]:
+        """(a, b) -> (games where a placed above b, games of both); only among ``bots`` if given."""
+        rows = self.db.execute("SELECT a, b, above, games FROM pairs")
         return {
             (a, b): (above, games)
-            for a, b, above, games in self.db.execute("SELECT a, b, above, games FROM pairs")
+            for a, b, above, games in rows
+            if bots is None or (a in bots and b in bots)
         }
 
     def games(self) -> list[dict[str, Any]]:
@@ -382,14 +386,17 @@ class Store:
             games[-1]["seats"].append({"bot": bot, "placement": place, "fault": fault})
         return games
 
-    def history(self, points: int = 200) -> dict[str, list[tuple[int, float]]]:
+    def history(
+        self, points: int = 200, bots: Collection[str] | None = None
+    ) -> dict[str, list[tuple[int, float]]]:
         """Each bot's score (mu - 3 sigma) after its rated games: at most ``points`` of them,
-        evenly spread, the last one always kept."""
+        evenly spread, the last one always kept; only ``bots``' if given."""
         series: dict[str, list[tuple[int, float]]] = {}
         for game, bot, mu, sigma in self.db.execute(
             "SELECT game, bot, mu, sigma FROM ratings ORDER BY game"
         ):
-            series.setdefault(bot, []).append((int(game), round(mu - 3 * sigma, 3)))
+            if bots is None or bot in bots:
+                series.setdefault(bot, []).append((int(game), round(mu - 3 * sigma, 3)))
         for bot, scores in series.items():
             if len(scores) > points:
                 step = len(scores) / points

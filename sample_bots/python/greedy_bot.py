@@ -15,10 +15,18 @@
 
 Standard library only; the whole information set comes in each request's
 ``state``, so the bot keeps no memory between requests.
+
+A strength knob: ``greedy_bot.py --eps E`` plays a random legal move with
+probability E (0 <= E <= 1) and the heuristic move otherwise, so a field of
+known strength orders itself by E (E = 1 is the random bot). The random
+choices are seeded from the game id and the seat: the same game, the same
+moves.
 """
 
 from __future__ import annotations
 
+import argparse
+import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -175,5 +183,38 @@ def choose(state: State, legal: list[str], request: dict[str, Any]) -> str:
     return follow(state, legal) if state["trick"] else lead(state, legal)
 
 
+class Noisy:
+    """The heuristic move, or with probability ``eps`` a random legal one (see the docstring)."""
+
+    def __init__(self, eps: float) -> None:
+        self.eps = eps
+        self.rng = random.Random(0)
+
+    def start(self, message: dict[str, Any]) -> None:
+        """Reseed at ``game_start`` from the game id and the seat."""
+        if message.get("type") == "game_start":
+            self.rng = random.Random(f"{message['game']}/{message['seat']}/{self.eps}")
+
+    def choose(self, state: State, legal: list[str], request: dict[str, Any]) -> str:
+        """A random legal move with probability ``eps``, else :func:`choose`'s."""
+        if self.eps > 0 and self.rng.random() < self.eps:
+            return legal[int(self.rng.random() * len(legal))]
+        return choose(state, legal, request)
+
+
+def main() -> None:
+    """Play, with the strength knob from the command line."""
+    parser = argparse.ArgumentParser(description="The greedy sample bot.")
+    parser.add_argument("--eps", type=float, default=0.0, help="share of random moves (0..1)")
+    eps = parser.parse_args().eps
+    if not 0.0 <= eps <= 1.0:
+        parser.error(f"--eps takes a share from 0 to 1, not {eps}")
+    if eps == 0.0:
+        run(choose, name="greedy-python", version="1.0")
+        return
+    noisy = Noisy(eps)
+    run(noisy.choose, name=f"greedy-python-eps{eps}", version="1.0", on_info=noisy.start)
+
+
 if __name__ == "__main__":
-    run(choose, name="greedy-python", version="1.0")
+    main()
