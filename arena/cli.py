@@ -47,6 +47,7 @@ from arena.tournament.runner import (
     open_store,
     resume_command,
     run,
+    settle,
 )
 from arena.tournament.schedule import SCHEDULES
 from arena.tournament.store import open_existing
@@ -552,6 +553,14 @@ def check_bot_command(bot: str, games: int, move_ms: int, bank_ms: int, startup_
     help="With --stop-top: each adjacent pair of the top K (and the K-th with the next) "
     "ordered with TrueSkill probability >= C (default 0.95).",
 )
+@click.option(
+    "--update",
+    "updates",
+    multiple=True,
+    metavar="BOT",
+    help="sampled/swiss: BOT's files changed; its old version retires and the new one enters "
+    "as BOT@2 (then @3, ...) with a fresh rating (repeatable).",
+)
 @click.option("--dry-run", is_flag=True, help="Print the plan (games, games per bot) and exit.")
 @click.option(
     "--max-games",
@@ -581,6 +590,7 @@ def tournament(
     rounds: int | None,
     stop_top: int | None,
     stop_confidence: float | None,
+    updates: Sequence[str],
     dry_run: bool,
     max_games: int | None,
     rules: Sequence[str],
@@ -654,6 +664,7 @@ def tournament(
     plan = domain(partial(event.check_size, max_games or data.get("max_games", MAX_GAMES)))
     label = name or data.get("name") or (config_file.stem if config_file else "tournament")
     folder = out or (Path(data["out"]) if "out" in data else Path("results") / label)
+    event = domain(partial(settle, event, folder, updates))
     if dry_run:
         click.echo(describe_plan(event, plan, folder))
         return

@@ -135,8 +135,16 @@ class Sampler(threading.Thread):
             self.done.wait(self.period_s)
 
 
-def tournament(bots: int, rounds: int, deals: int, schedule: str, folder: Path) -> JSON:
-    """Run ``arena tournament`` on ``bots`` C bots; its figures and the sampler's."""
+def tournament(
+    bots: int, rounds: int, deals: int, schedule: str, folder: Path, *, idle: bool = False
+) -> JSON:
+    """Run ``arena tournament`` on ``bots`` C bots; its figures and the sampler's.
+
+    ``idle``: also the share of the two workers' time not spent in a game
+    (1 - the games' summed durations / (2 x the run's span, first game's
+    start to last game's end)): Swiss against sampled shows what its round
+    barrier costs.
+    """
     command = [str(ARENA), "tournament", "--players", "4", "--deals", str(deals),
                "--jobs", "2", "--seed", "1", "--out", str(folder), "--quiet",
                "--max-games", "9999999"]  # fmt: skip
@@ -160,6 +168,18 @@ def tournament(bots: int, rounds: int, deals: int, schedule: str, folder: Path) 
     if found is None:
         raise SystemExit(f"unexpected output: {output}")
     games, played_s, rate, starts = found.groups()
+    extra: JSON = {}
+    if idle:
+        import sqlite3  # noqa: PLC0415
+
+        with sqlite3.connect(folder / "results.sqlite") as db:
+            busy_ms, first, last, first_ms = db.execute(
+                "SELECT sum(duration_ms), min(finished_at), max(finished_at), "
+                "(SELECT duration_ms FROM games WHERE status = 'done' ORDER BY finished_at "
+                "LIMIT 1) FROM games WHERE status = 'done'"
+            ).fetchone()
+        span_s = last - first + first_ms / 1000
+        extra = {"idle_share": round(1 - busy_ms / 1000 / (2 * span_s), 3)}
     return {
         "bots": bots,
         "schedule": schedule,
@@ -170,6 +190,7 @@ def tournament(bots: int, rounds: int, deals: int, schedule: str, folder: Path) 
         "bot_starts": int(starts),
         "coordinator_peak_mib": round(sampler.peak_kib / 1024, 1),
         "most_bot_processes_seen": sampler.most_bots,
+        **extra,
     }
 
 
@@ -184,6 +205,12 @@ def scale(args: argparse.Namespace) -> None:
         big = tournament(args.bots, args.rounds, 1, "sampled", Path(folder) / "big")
         per_bot_tables = args.rounds
         small = tournament(4, 0, big["games"] // 4, "round-robin", Path(folder) / "small")
+        idle = {
+            schedule: tournament(
+                args.idle_bots, args.idle_rounds, 1, schedule, Path(folder) / schedule, idle=True
+            )
+            for schedule in ("sampled", "swiss")
+        }
     sandboxed = costs[-1]["cpu_ms"]
     expected_s = big["games"] / small["games_per_s"] + big["bot_starts"] * sandboxed / 1000 / 2
     print(
@@ -198,6 +225,7 @@ def scale(args: argparse.Namespace) -> None:
                 "four_bots": small,
                 "ratio": round(big["games_per_s"] / small["games_per_s"], 3),
                 "expected_play_s": round(expected_s, 1),
+                "idle": idle,
             }
         )
     )
@@ -216,6 +244,12 @@ def scale(args: argparse.Namespace) -> None:
         f"{big['bot_starts']:,} starts at {sandboxed} ms CPU on 2 CPUs predicts "
         f"{expected_s:.1f} s against {big['play_s']} s measured"
     )
+    for schedule, figures in idle.items():
+        print(
+            f"{figures['bots']} C bots, {schedule}, {args.idle_rounds} rounds, --jobs 2: "
+            f"{figures['games']:,} games at {figures['games_per_s']} games/s; workers idle "
+            f"{100 * figures['idle_share']:.1f}% of the time"
+        )
 
 
 # ---------------------------------------------------------------------- convergence
@@ -486,6 +520,8 @@ def main() -> None:
     scale_args.add_argument("--bots", type=int, default=1000)
     scale_args.add_argument("--rounds", type=int, default=3)
     scale_args.add_argument("--starts", type=int, default=40, help="starts per layer measured")
+    scale_args.add_argument("--idle-bots", type=int, default=16, help="sampled vs swiss field")
+    scale_args.add_argument("--idle-rounds", type=int, default=60)
     converge = parts.add_parser("convergence", help="fields of known strength, in-process")
     converge.add_argument("--seeds", type=int, default=10)
     converge.add_argument("--jobs", type=int, default=2, help="leagues run at once")

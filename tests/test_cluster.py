@@ -80,6 +80,24 @@ def cluster() -> Iterator[tuple[LocalCluster, Client]]:
         local.close()
 
 
+def test_a_swiss_league_on_a_local_cluster_is_the_league_of_jobs_1(tmp_path: Path) -> None:
+    """Swiss pairs from the standings: the same rounds, games and leaderboard on a cluster."""
+    league = [*COMMON, "--bot", f"e={BOTS[1].split('=', 1)[1]}", "--schedule", "swiss",
+              "--rounds", "5", "--deals", "1"]  # fmt: skip
+    code, output = run_cli("tournament", *league, "--out", str(tmp_path / "one"))
+    assert code == 0, output
+    code, output = run_cli("tournament", *league, "--dask", "local:2", "--out", str(tmp_path / "d"))
+    assert code == 0, output
+    assert leaderboard(tmp_path / "d") == leaderboard(tmp_path / "one")
+    assert replays(tmp_path / "d") == replays(tmp_path / "one")
+    with (
+        sqlite3.connect(tmp_path / "one" / "results.sqlite") as one,
+        sqlite3.connect(tmp_path / "d" / "results.sqlite") as dask,
+    ):
+        query = "SELECT round, table_no, bots FROM tables ORDER BY round, table_no"
+        assert dask.execute(query).fetchall() == one.execute(query).fetchall()
+
+
 def test_a_local_cluster_gives_the_leaderboard_and_replays_of_jobs_2(tmp_path: Path) -> None:
     local, dask = tmp_path / "local", tmp_path / "dask"
     code, output = run_cli(

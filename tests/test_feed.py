@@ -14,6 +14,7 @@ import random
 import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from arena.game import Rules
 from arena.protocol import Limits
 from arena.tournament.ratings import StopRule
 from arena.tournament.runner import Games, Setup, Tournament, open_store, run
+from arena.tournament.schedule import ScheduleError
 from arena.tournament.store import Finished, Store, open_existing
 
 
@@ -48,7 +50,7 @@ def tournament(n: int, **kwargs: Any) -> Tournament:
 def placements(game_seats: tuple[str, ...], seed: int) -> tuple[int, ...]:
     """Places by hidden strength (the bot's number) plus seeded noise."""
     rng = random.Random(f"{seed}/{game_seats}")
-    score = [10 * int(bot[1:]) + rng.gauss(0, 20) for bot in game_seats]
+    score = [10 * int(bot[1:4]) + rng.gauss(0, 20) for bot in game_seats]
     order = sorted(range(len(game_seats)), key=lambda seat: -score[seat])
     places = [0] * len(game_seats)
     for place, seat in enumerate(order, start=1):
@@ -194,6 +196,7 @@ def test_a_schema_1_folder_is_read_and_resumed(tmp_path: Path) -> None:
     db.executescript(
         "DROP TABLE rounds; DROP TABLE tables; DROP TABLE round_standings;"
         "ALTER TABLE games DROP COLUMN round; ALTER TABLE games DROP COLUMN table_no;"
+        "ALTER TABLE bots DROP COLUMN base; ALTER TABLE bots DROP COLUMN retired;"
         "UPDATE meta SET value = '1' WHERE key = 'schema_version';"
         "DELETE FROM meta WHERE key = 'schedule_complete';"
     )
@@ -246,7 +249,7 @@ def test_leaderboard_top_and_the_report_of_a_large_field(tmp_path: Path) -> None
     html = (tmp_path / "r.html").read_text()
     assert "The top 30 of the 40 bots (rows and columns)" in html
     assert "The top 12 of the 40 bots (lines)" in html
-    assert html.count("<polyline class=\"history\"") == 12
+    assert html.count('<polyline class="history"') == 12
 
 
 def test_leaderboard_with_pairwise_is_one_document_in_json_and_csv(tmp_path: Path) -> None:
@@ -271,3 +274,63 @@ def test_leaderboard_with_pairwise_is_one_document_in_json_and_csv(tmp_path: Pat
     table = list(csv.DictReader(io.StringIO(result.output)))
     assert table and set(table[0]) == {"bot", "other", "above", "games"}
     assert len(table) == len(document["pairwise"])
+
+
+def league_bots(folder: Path, names: list[str]) -> tuple[BotSpec, ...]:
+    """Bots whose files are their own (so a bot's files can change between runs)."""
+    specs = []
+    for name in names:
+        program = folder / f"{name}.bin"
+        if not program.exists():
+            program.write_text(name)
+        specs.append(BotSpec(name, (str(program),), "test"))
+    return tuple(specs)
+
+
+def games_of(store: Store) -> dict[str, int]:
+    return {row["bot"]: row["games"] for row in store.standings()}
+
+
+def test_a_league_grows_loses_a_bot_updates_one_and_gets_more_rounds(tmp_path: Path) -> None:
+    from arena.tournament.runner import settle  # noqa: PLC0415
+    from arena.tournament.store import StoreError  # noqa: PLC0415
+
+    files, folder = tmp_path / "bots", tmp_path / "league"
+    files.mkdir()
+    first = [f"b{i:03d}" for i in range(8)]
+
+    def league(names: list[str], rounds: int, update: tuple[str, ...] = ()) -> Store:
+        event = tournament(0, schedule="sampled", rounds=rounds)
+        event = settle(replace(event, bots=league_bots(files, names)), folder, update)
+        return play(event, folder, Shuffled(3))
+
+    league(first, 3).close()
+    # One bot joins (b008), one leaves (b001); three more rounds.
+    store = league([*first[:1], *first[2:], "b008"], 6)
+    games = games_of(store)
+    rows = {row["bot"]: row for row in store.standings()}
+    store.close()
+    assert rows["b001"]["retired"] and rows["b001"]["games"] == 3 * 4
+    assert not rows["b008"]["retired"]
+    # Three rounds at two tables a round while more than a table behind the median.
+    assert games["b008"] >= 5 * 4, games
+    # b003 changes: refused without --update, entered as b003@2 with it.
+    (files / "b003.bin").write_text("b003, version 2")
+    with pytest.raises(StoreError, match=r"rerun with --update b003 .* as b003@2"):
+        settle(replace(tournament(0, schedule="sampled", rounds=8),
+                       bots=league_bots(files, first)), folder)  # fmt: skip
+    store = league(first, 8, update=("b003",))
+    rows = {row["bot"]: row for row in store.standings()}
+    store.close()
+    assert rows["b003"]["retired"] and rows["b003"]["games"] == games["b003"]
+    assert not rows["b003@2"]["retired"] and rows["b003@2"]["games"] > 0
+    assert rows["b008"]["retired"], "not given this time"
+    assert not rows["b001"]["retired"] and rows["b001"]["games"] > 3 * 4, "back in the league"
+    # --update of a bot that did not change, or of no bot given: one clear error.
+    with pytest.raises(StoreError, match="--update b002: its files did not change"):
+        league(first, 9, update=("b002",))
+    event = replace(tournament(0, schedule="sampled", rounds=9), bots=league_bots(files, first))
+    with pytest.raises(ScheduleError, match="--update b999: no bot of that name"):
+        settle(event, folder, ("b999",))
+    # The version stays b003@2 on the next run, without --update.
+    assert [s.name for s in settle(event, folder).bots][3] == "b003@2"

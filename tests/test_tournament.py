@@ -450,3 +450,37 @@ def test_each_worker_and_its_bots_run_on_a_cpu_of_their_own(tmp_path: Path, jobs
     code, _ = run_cli("tournament", *common, "--no-pin", "--out", str(tmp_path / "free"))
     assert code == 0
     assert all(cpus == everything for cpus in logged_cpus(tmp_path / "free"))
+
+
+def test_a_league_of_real_bots_grows_and_updates_a_bot(tmp_path: Path) -> None:
+    """Five C bots for two rounds; then a sixth joins and one bot's program changes."""
+    copy = tmp_path / "changing_bot"
+    copy.write_bytes(Path(C_BOT).read_bytes())
+    copy.chmod(0o755)
+    five = [arg for n in range(4) for arg in ("--bot", f"c{n}={C_BOT}")] + ["--bot", f"x={copy}"]
+    common = ["--players", "3", "--deals", "1", "--schedule", "swiss", "--out", str(tmp_path / "l"),
+              "--quiet", "--jobs", "2"]  # fmt: skip
+    code, output = run_cli("tournament", *five, *common, "--rounds", "2")
+    assert code == 0, output
+    six = [*five, "--bot", f"late={C_BOT}"]
+    code, output = run_cli("tournament", *six, *common, "--rounds", "4")
+    assert code == 0, output
+    rows = {row["bot"]: row for row in leaderboard(tmp_path / "l")}
+    assert set(rows) == {"c0", "c1", "c2", "c3", "x", "late"}
+    assert int(str(rows["late"]["games"])) > 0
+    copy.write_bytes(copy.read_bytes() + b"\0")  # a new build of x
+    code, output = run_cli("tournament", *six, *common, "--rounds", "5")
+    assert code == 1
+    assert output.strip().endswith(
+        "rerun with --update x to enter the new version as x@2 (the old one retires), "
+        "or choose another --out"
+    )
+    code, output = run_cli("tournament", *six, *common, "--rounds", "5", "--update", "x")
+    assert code == 0, output
+    rows = {row["bot"]: row for row in leaderboard(tmp_path / "l")}
+    assert rows["x"]["retired"] is True and rows["x@2"]["retired"] is False
+    code, output = run_cli("leaderboard", str(tmp_path / "l"))
+    assert "x (retired)" in output
+    code, output = run_cli("tournament", *six, "--players", "3", "--deals", "1",
+                           "--out", str(tmp_path / "l"), "--quiet")  # fmt: skip
+    assert code == 1 and "holds another tournament (schedule: 'swiss' there, None now)" in output

@@ -299,6 +299,10 @@ class BotProcess:
         if status is None:
             return what
         if status == LAYER_FAILED and self.sandbox is not None:
+            # The trampoline wrote why before it exited: give the stderr reader a moment
+            # to take it in (a fast exit can beat it here).
+            if self._stderr_thread is not None and not self._stderr_start.text:
+                self._stderr_thread.join(timeout=0.5)
             return f"{what}: {self._stderr_start.text or 'a sandbox layer could not be applied'}"
         if status < 0:
             try:

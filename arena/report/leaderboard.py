@@ -38,6 +38,10 @@ def render_leaderboard(rows: Sequence[Mapping[str, Any]], fmt: str) -> str:
         return json.dumps([dict(row) for row in rows], indent=2)
     cells = [[_cell(key, row[key]) for key, _ in COLUMNS] for row in rows]
     headers = [title for _, title in COLUMNS]
+    if fmt in _TABLE_FORMATS:  # a bot that left a league stays, marked
+        for row, line in zip(rows, cells, strict=True):
+            if row.get("retired"):
+                line[1] = f"{line[1]} (retired)"
     if fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")

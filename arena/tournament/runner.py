@@ -46,7 +46,14 @@ from arena.tournament.schedule import (
     Strategy,
     Swiss,
 )
-from arena.tournament.store import DATABASE, BotRecord, Finished, Store, open_existing
+from arena.tournament.store import (
+    DATABASE,
+    BotRecord,
+    Finished,
+    Store,
+    StoreError,
+    open_existing,
+)
 
 #: The largest plan played without --max-games saying more.
 MAX_GAMES = 200_000
@@ -104,7 +111,7 @@ class Tournament:
 
     def growable(self) -> tuple[str, ...]:
         """Keys of :meth:`key` that a rerun may change (a league goes on with more rounds)."""
-        return () if self.schedule == "round-robin" else ("rounds", "stop")
+        return () if self.schedule == "round-robin" else ("rounds", "stop", "bots")
 
     def strategy(self) -> Strategy:
         """A fresh schedule strategy for this tournament.
@@ -226,7 +233,9 @@ def open_store(
     return Store.open(
         folder,
         config=tournament.key(),
-        bots=[BotRecord(s.name, s.command, files_hash(s)) for s in tournament.bots],
+        bots=[
+            BotRecord(s.name, s.command, files_hash(s), base_name(s.name)) for s in tournament.bots
+        ],
         environment=Environment.for_table(rules.players),
         sandbox=list(layers if layers is not None else sandbox.layers if sandbox else []),
         growable=tournament.growable(),
@@ -295,6 +304,75 @@ def duration(seconds: float) -> str:
         return f"{hours}h{minutes:02d}m"
     days, hours = divmod(hours, 24)
     return f"{days}d{hours:02d}h"
+
+
+def base_name(name: str) -> str:
+    """The name a bot was entered under: ``alice`` for ``alice@2`` (a second version)."""
+    return name.split("@", 1)[0]
+
+
+def settle(tournament: Tournament, folder: Path, update: Collection[str] = ()) -> Tournament:
+    """The tournament as it goes on in ``folder``: each bot under the name it plays as there.
+
+    A sampled or Swiss league takes new bots (they enter at the default
+    rating), drops bots no longer given (they retire, and stay on the
+    leaderboard) and takes back retired ones. A bot whose files changed is
+    refused unless ``update`` names it: then its old version retires, and the
+    new one plays as ``NAME@2`` (``@3``, ...) with a fresh rating. Nothing is
+    written here (:func:`open_store` does that).
+
+    Raises:
+        ScheduleError: for ``update`` in a round-robin, or naming no bot given.
+        StoreError: for a changed bot not named in ``update``, or one named
+            that did not change.
+    """
+    names = {spec.name for spec in tournament.bots}
+    for name in sorted(set(update) - names):
+        raise ScheduleError(f"--update {name}: no bot of that name is given")
+    if tournament.schedule != "round-robin":
+        for name in sorted(name for name in names if "@" in name):
+            raise ScheduleError(
+                f"bot name {name!r}: in a league '@' marks a bot's versions (NAME@2)"
+            )
+    if tournament.schedule == "round-robin":
+        if update:
+            raise ScheduleError(
+                "--update is for sampled and swiss leagues: a round-robin keeps its bots"
+            )
+        return tournament
+    if not (folder / DATABASE).is_file():
+        for name in sorted(update):
+            raise StoreError(f"--update {name}: {folder} holds no league yet to update")
+        return tournament
+    store = open_existing(folder)
+    try:
+        records = store.bots()
+    finally:
+        store.close()
+    latest = {base_name(record.name): record for record in records}  # later versions win
+    versions = {base: sum(base_name(r.name) == base for r in records) for base in latest}
+    playing = []
+    for spec in tournament.bots:
+        record = latest.get(spec.name)
+        if record is None:
+            playing.append(spec)
+        elif record.files_hash == files_hash(spec):
+            if spec.name in update:
+                raise StoreError(
+                    f"--update {spec.name}: its files did not change since {record.name} "
+                    "entered the league"
+                )
+            playing.append(replace(spec, name=record.name))
+        elif spec.name in update:
+            playing.append(replace(spec, name=f"{spec.name}@{versions[spec.name] + 1}"))
+        else:
+            raise StoreError(
+                f"bot {spec.name!r} changed since {folder} was started (its files differ): "
+                f"rerun with --update {spec.name} to enter the new version as "
+                f"{spec.name}@{versions[spec.name] + 1} (the old one retires), "
+                "or choose another --out"
+            )
+    return replace(tournament, bots=tuple(playing))
 
 
 class Games(Protocol):

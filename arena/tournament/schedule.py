@@ -353,7 +353,13 @@ class Sampled:
 
     def replay(self, tables: Sequence[tuple[str, ...]]) -> None:
         """Count a scheduled round's tables and meetings."""
-        self._count([tuple(bot for bot in table if bot != self.gauntlet) for table in tables])
+        groups = [tuple(bot for bot in table if bot != self.gauntlet) for table in tables]
+        if self.design is not None and (
+            self.played >= len(self.design)
+            or {frozenset(g) for g in groups} != {frozenset(g) for g in self.design[self.played]}
+        ):
+            self.design = None  # the field changed since: the design no longer applies
+        self._count(groups)
 
     def plan(self) -> Plan:
         """Rounds times the games of a round; per bot, the sit-outs spread evenly."""
@@ -372,9 +378,17 @@ class Sampled:
     def _pair(
         self, number: int, standings: Standings | None, rng: random.Random
     ) -> list[list[str]]:
-        _, lows, highs = self._seated(rng)
         if self.design is not None and self.played < len(self.design):
             return [list(group) for group in self.design[self.played]]
+        state = rng.getstate()
+        groups = self._assign(rng, catch_up=True)
+        if all(len(set(group)) == self.size for group in groups):
+            return groups
+        rng.setstate(state)  # a table short of distinct bots: this round without catching up
+        return self._assign(rng, catch_up=False)
+
+    def _assign(self, rng: random.Random, *, catch_up: bool) -> list[list[str]]:
+        _, lows, highs = self._seated(rng, catch_up=catch_up)
         # A few greedy tries from other orders where the field is small; the best one stays.
         best = self._greedy(list(lows), list(highs))
         best_cost = self._round_cost(best)
@@ -393,45 +407,60 @@ class Sampled:
         """Earlier meetings of the pairs these tables seat (0: no repeat)."""
         return sum(self._cost(bot, group[:i]) for group in groups for i, bot in enumerate(group))
 
-    def _seated(self, rng: random.Random) -> tuple[list[str], list[str], list[str]]:
-        """Who plays this round (the most-played sit out), split into low and high, shuffled."""
+    def _seated(self, rng: random.Random, *, catch_up: bool = True) -> tuple[list[str], ...]:
+        """Who plays this round, split into low and high (fewest tables or not), shuffled.
+
+        The bots left over sit out, those with the most tables first. A bot
+        more than one table behind the field's median (one that joined a
+        league late) takes two seats, at two tables, until it has caught up.
+        """
         order = _field_order(self.pool, rng)
-        left_over = len(order) % self.size
-        # Most tables first; the shuffle breaks ties. Those sit out.
-        by_tables = sorted(order, key=lambda bot: -self.tables[bot])
+        counts = sorted(self.tables.get(bot, 0) for bot in self.pool)
+        median = counts[len(counts) // 2]
+        seats = list(order)
+        if catch_up and len(order) // self.size >= 2:
+            # More than one table behind: a sit-out leaves a bot one behind, not more.
+            seats += [bot for bot in order if self.tables.get(bot, 0) < median - 1]
+        left_over = len(seats) % self.size
+        # Most tables first; the shuffle breaks ties. Those sit out (never a bot catching up).
+        by_tables = sorted(order, key=lambda bot: -self.tables.get(bot, 0))
         sitting = set(by_tables[:left_over])
-        seated = [bot for bot in order if bot not in sitting]
-        fewest = min(self.tables[bot] for bot in seated)
-        lows = [bot for bot in seated if self.tables[bot] == fewest]
-        highs = [bot for bot in seated if self.tables[bot] != fewest]
+        seated = [bot for bot in seats if bot not in sitting]
+        fewest = min(self.tables.get(bot, 0) for bot in seated)
+        lows = [bot for bot in seated if self.tables.get(bot, 0) == fewest]
+        highs = [bot for bot in seated if self.tables.get(bot, 0) != fewest]
         return seated, lows, highs
 
     def _cost(self, bot: str, group: Sequence[str]) -> int:
         return sum(self.meetings.get(_pair(bot, other), 0) for other in group)
 
     def _greedy(self, lows: list[str], highs: list[str]) -> list[list[str]]:
-        """Fill tables one at a time, lows first, each seat with the bot met least by the table."""
+        """Fill tables one at a time, lows first, each seat with the bot met least by the table.
+
+        The lows fill tables of their own but one, so game counts stay level.
+        """
+        free = [(bot, 0) for bot in lows] + [(bot, 1) for bot in highs]
         groups: list[list[str]] = []
-        for part in (lows, highs):
-            free = list(part)
-            if groups and len(groups[-1]) < self.size:  # the one mixed table
-                self._fill(groups[-1], free)
-            while free:
-                group = [free.pop(0)]
-                self._fill(group, free)
-                groups.append(group)
+        while free:
+            group = [free.pop(0)[0]]
+            self._fill(group, free)
+            groups.append(group)
         return self._improve(groups, set(lows))
 
-    def _fill(self, group: list[str], free: list[str]) -> None:
-        while len(group) < self.size and free:
-            best, best_cost = 0, None
-            for index, bot in enumerate(free):
-                cost = self._cost(bot, group)
-                if best_cost is None or cost < best_cost:
-                    best, best_cost = index, cost
-                    if cost == 0:
-                        break
-            group.append(free.pop(best))
+    def _fill(self, group: list[str], free: list[tuple[str, int]]) -> None:
+        while len(group) < self.size:
+            best: tuple[tuple[int, int], int] | None = None
+            for index, (bot, kind) in enumerate(free):
+                if bot in group:
+                    continue  # a bot catching up takes two seats, never at one table
+                key = (kind, self._cost(bot, group))
+                if best is None or key < best[0]:
+                    best = (key, index)
+                    if key[1] == 0:
+                        break  # free is in order of kind: nothing later is better
+            if best is None:
+                return  # only this table's own bots are left: the caller sees it short
+            group.append(free.pop(best[1])[0])
 
     def _improve(self, groups: list[list[str]], lows: set[str]) -> list[list[str]]:
         """Swap two bots of the same kind (low or not) between tables while that cuts repeats.
@@ -456,6 +485,8 @@ class Sampled:
                             if (swap in lows) != (bot in lows):
                                 continue
                             there = other[:j] + other[j + 1 :]
+                            if swap in rest or bot in there:
+                                continue  # a bot catching up would sit twice at one table
                             before = here + self._cost(swap, there)
                             after = self._cost(swap, rest) + self._cost(bot, there)
                             if after < before:
@@ -505,10 +536,31 @@ class Swiss(Sampled):
     ) -> list[list[str]]:
         if standings is None:  # nothing rated yet: as sampled
             return super()._pair(number, standings, rng)
-        seated, _, _ = self._seated(rng)
-        tie = {bot: index for index, bot in enumerate(seated)}
-        ranked = sorted(seated, key=lambda bot: (-standings.get(bot, (0.0, 0.0))[0], tie[bot]))
+        state = rng.getstate()
+        groups = self._ranked(standings, rng, catch_up=True)
+        if all(len(set(group)) == self.size for group in groups):
+            return groups
+        rng.setstate(state)  # a table short of distinct bots: this round without catching up
+        return self._ranked(standings, rng, catch_up=False)
+
+    def _ranked(
+        self, standings: Standings, rng: random.Random, *, catch_up: bool
+    ) -> list[list[str]]:
+        """Tables of adjacent standing (mu), untangled; a bot's second seat a table apart."""
+        seated, _, _ = self._seated(rng, catch_up=catch_up)
+        order = {bot: index for index, bot in enumerate(dict.fromkeys(seated))}
+        ranked = sorted(seated, key=lambda bot: (-standings.get(bot, (0.0, 0.0))[0], order[bot]))
         groups = [ranked[i : i + self.size] for i in range(0, len(ranked), self.size)]
+        for a, group in enumerate(groups):  # the two seats of a bot catching up: apart
+            for i, bot in enumerate(group):
+                if group.count(bot) < 2:
+                    continue
+                for b in sorted(range(len(groups)), key=lambda b: (abs(b - a), b)):
+                    other = groups[b]
+                    j = next((j for j, x in enumerate(other) if x not in group), None)
+                    if b != a and bot not in other and j is not None:
+                        group[i], other[j] = other[j], bot
+                        break
         return self._untangle(groups)
 
     def _untangle(self, groups: list[list[str]]) -> list[list[str]]:
@@ -526,6 +578,8 @@ class Swiss(Sampled):
                     other = groups[b]
                     for j, swap in enumerate(other):
                         there = other[:j] + other[j + 1 :]
+                        if swap in rest or bot in there:
+                            continue
                         gain = (here + self._cost(swap, there)) - (
                             self._cost(swap, rest) + self._cost(bot, there)
                         )

@@ -41,7 +41,9 @@ CREATE TABLE bots (
     name TEXT PRIMARY KEY,
     command TEXT NOT NULL,
     files_hash TEXT NOT NULL,
-    disabled_reason TEXT                 -- NULL while the bot plays
+    disabled_reason TEXT,                -- NULL while the bot plays
+    base TEXT,                           -- the name it was entered under (NAME of NAME@2)
+    retired INTEGER NOT NULL DEFAULT 0   -- 1: left the league (or replaced by a new version)
 );
 CREATE TABLE games (
     ordinal INTEGER PRIMARY KEY,         -- schedule order
@@ -129,6 +131,9 @@ class BotRecord:
     name: str
     command: str
     files_hash: str
+    #: The name it was entered under: ``name`` is ``base@2`` for a second version.
+    base: str | None = None
+    retired: bool = False
 
 
 @dataclass(frozen=True)
@@ -193,6 +198,8 @@ class Store:
             store._check_same(config, bots, growable)
             if store.meta("schema_version") == 1:
                 store._migrate_v1()
+            if "bots" in growable:
+                store._join(bots, environment)
             changed = {key: config.get(key) for key in growable}
             stored = store.meta("config")
             if any(stored.get(key) != value for key, value in changed.items()):
@@ -203,9 +210,17 @@ class Store:
         self, config: dict[str, Any], bots: Sequence[BotRecord], growable: Collection[str]
     ) -> None:
         stored = self.meta("config")
-        for key in sorted(set(stored) | set(config)):
+        # The schedule first: a league rerun as a round-robin differs in its bots too.
+        for key in sorted(set(stored) | set(config), key=lambda key: (key != "schedule", key)):
             if key in growable:
                 continue
+            round_robin = stored.get("schedule") is None and config.get("schedule") is None
+            if key == "bots" and round_robin and stored.get(key) != config.get(key):
+                raise StoreError(
+                    f"{self.folder} holds a round-robin of other bots, and a round-robin "
+                    "keeps its field (a sampled or swiss league takes new bots): choose "
+                    "another --out"
+                )
             if stored.get(key) != config.get(key):
                 raise StoreError(
                     f"{self.folder} holds another tournament ({key}: {stored.get(key)!r} there, "
@@ -213,15 +228,47 @@ class Store:
                 )
         known = {row[0]: row[1] for row in self.db.execute("SELECT name, files_hash FROM bots")}
         for bot in bots:
+            if bot.name not in known and "bots" in growable:
+                continue  # a league's newcomer
             if known.get(bot.name) != bot.files_hash:
                 raise StoreError(
                     f"bot {bot.name!r} changed since {self.folder} was started (its files differ):"
                     " choose another --out to rate the new version"
                 )
 
+    def _join(self, bots: Sequence[BotRecord], environment: Environment) -> None:
+        """A league's field as given now: newcomers enter at the default rating, bots no
+        longer given retire (their rows stay), bots given again come back."""
+        present = {bot.name for bot in bots}
+        known = {row[0] for row in self.db.execute("SELECT name FROM bots")}
+        with self._transaction():
+            _enter(self.db, [bot for bot in bots if bot.name not in known], environment)
+            self.db.executemany(
+                "UPDATE bots SET retired = ? WHERE name = ?",
+                [(int(name not in present), name) for name in known],
+            )
+
+    def bots(self) -> list[BotRecord]:
+        """Every bot ever entered, in the order they were."""
+        if self.meta("schema_version") < 2:
+            return [
+                BotRecord(name, command, files_hash, name)
+                for name, command, files_hash in self.db.execute(
+                    "SELECT name, command, files_hash FROM bots ORDER BY rowid"
+                )
+            ]
+        return [
+            BotRecord(name, command, files_hash, base, bool(retired))
+            for name, command, files_hash, base, retired in self.db.execute(
+                "SELECT name, command, files_hash, base, retired FROM bots ORDER BY rowid"
+            )
+        ]
+
     def _migrate_v1(self) -> None:
         """Bring a version 1 store to version 2: its whole (lexicographic) schedule is round 1."""
         with self._transaction():
+            self.db.execute("ALTER TABLE bots ADD COLUMN base TEXT")
+            self.db.execute("ALTER TABLE bots ADD COLUMN retired INTEGER NOT NULL DEFAULT 0")
             self.db.execute("ALTER TABLE games ADD COLUMN round INTEGER NOT NULL DEFAULT 1")
             self.db.execute("ALTER TABLE games ADD COLUMN table_no INTEGER NOT NULL DEFAULT 0")
             _run_script(self.db, SCHEMA_V2)
@@ -339,6 +386,7 @@ class Store:
     def standings(self) -> list[dict[str, Any]]:
         """The leaderboard rows, best first (score = mu - 3 sigma)."""
         rows = []
+        retired = self._retired()
         for bot, mu, sigma, games, wins, place_sum, faults in self.db.execute(
             "SELECT bot, mu, sigma, games, wins, place_sum, faults FROM standings"
         ):
@@ -353,12 +401,19 @@ class Store:
                     "win_pct": round(100.0 * wins / games, 1) if games else 0.0,
                     "avg_place": round(place_sum / games, 3) if games else None,
                     "faults": json.loads(faults),
+                    "retired": bot in retired,
                 }
             )
         rows.sort(key=lambda row: (-row["score"], row["bot"]))
         for rank, row in enumerate(rows, start=1):
             row["rank"] = rank
         return rows
+
+    def _retired(self) -> set[str]:
+        """Bots that left the league (a store of schema version 1 has none)."""
+        if self.meta("schema_version") < 2:
+            return set()
+        return {row[0] for row in self.db.execute("SELECT name FROM bots WHERE retired = 1")}
 
     def pairwise(
         self, bots: Collection[str] | None = None
@@ -609,13 +664,18 @@ def _create(
         "INSERT INTO meta (key, value) VALUES (?, ?)",
         [(key, json.dumps(value, sort_keys=True)) for key, value in meta.items()],
     )
+    _enter(db, bots, environment)
+    db.execute("COMMIT")
+
+
+def _enter(db: sqlite3.Connection, bots: Sequence[BotRecord], environment: Environment) -> None:
+    """New bots, at the default rating."""
     db.executemany(
-        "INSERT INTO bots (name, command, files_hash) VALUES (?, ?, ?)",
-        [(b.name, b.command, b.files_hash) for b in bots],
+        "INSERT INTO bots (name, command, files_hash, base) VALUES (?, ?, ?, ?)",
+        [(b.name, b.command, b.files_hash, b.base) for b in bots],
     )
     db.executemany(
         "INSERT INTO standings (bot, mu, sigma, games, wins, place_sum, faults) "
         "VALUES (?, ?, ?, 0, 0, 0, '{}')",
         [(b.name, environment.mu, environment.sigma) for b in bots],
     )
-    db.execute("COMMIT")
