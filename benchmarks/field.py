@@ -23,6 +23,7 @@ the bots' strength (their mean places in mixed tables).
 
     .venv/bin/python benchmarks/field.py scale [--bots 1000] [--rounds 3]
     .venv/bin/python benchmarks/field.py convergence [--seeds 10] [--jobs 2]
+    .venv/bin/python benchmarks/field.py repeats
 """
 
 from __future__ import annotations
@@ -512,6 +513,39 @@ def convergence(args: argparse.Namespace) -> None:
         )
 
 
+# ---------------------------------------------------------------------- repeats
+
+#: (bots, seats, rounds) cases: designs (16-4-5, 9-3-4, 25-5-6, 12-2-11), greedy ones, a field.
+REPEAT_CASES = (
+    (16, 4, 5), (9, 3, 4), (25, 5, 6), (12, 2, 11), (10, 4, 6), (13, 3, 6), (20, 4, 8),
+    (30, 5, 9), (64, 4, 21), (100, 4, 12), (1000, 4, 3), (1000, 4, 40),
+)  # fmt: skip
+
+
+def repeats(args: argparse.Namespace) -> None:
+    """Repeat meetings of sampled rounds against the lower bound, from the pure scheduler."""
+    from arena.tournament.schedule import Sampled, repeat_lower_bound  # noqa: PLC0415
+
+    rows = []
+    for bots, seats, rounds in REPEAT_CASES:
+        strategy = Sampled([f"b{i}" for i in range(bots)], players=seats, deals=1, seed=args.seed,
+                           rounds=rounds)  # fmt: skip
+        start = time.perf_counter()
+        for number in range(1, rounds + 1):
+            strategy.next_round(number, None)
+        seconds = time.perf_counter() - start
+        rows.append({"bots": bots, "seats": seats, "rounds": rounds,
+                     "repeats": strategy.repeats(),
+                     "lower_bound": repeat_lower_bound(bots, seats, rounds),
+                     "ms_per_round": round(seconds / rounds * 1000, 1)})  # fmt: skip
+    print(json.dumps({"benchmark": "field_repeats", "seed": args.seed, "rows": rows}))
+    print("| bots | seats | rounds | repeat meetings | lower bound | ms a round |")
+    print("|---|---|---|---|---|---|")
+    for row in rows:
+        print(f"| {row['bots']} | {row['seats']} | {row['rounds']} | {row['repeats']} | "
+              f"{row['lower_bound']} | {row['ms_per_round']} |")  # fmt: skip
+
+
 def main() -> None:
     """Run the part asked for."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -526,9 +560,13 @@ def main() -> None:
     converge.add_argument("--seeds", type=int, default=10)
     converge.add_argument("--jobs", type=int, default=2, help="leagues run at once")
     converge.add_argument("--calibration", type=int, default=4000, help="games to order eps")
+    repeat_args = parts.add_parser("repeats", help="repeat meetings against the lower bound")
+    repeat_args.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.part == "scale":
         scale(args)
+    elif args.part == "repeats":
+        repeats(args)
     else:
         convergence(args)
 

@@ -148,7 +148,7 @@ def test_sampled_balance(k: int, extra: int, rounds: int, gauntlet: bool, seed: 
 
 
 def test_sampled_uses_known_designs_without_repeats() -> None:
-    for n, k, rounds in [(16, 4, 5), (9, 3, 4), (25, 5, 6), (12, 2, 11)]:
+    for n, k, rounds in [(16, 4, 5), (9, 3, 4), (25, 5, 6), (12, 2, 11), (64, 4, 21), (27, 3, 13)]:
         strategy = Sampled(names(n), players=k, deals=1, seed=3, rounds=rounds)
         play_rounds(strategy, rounds)
         assert strategy.repeats() == 0, (n, k)

@@ -601,11 +601,14 @@ def _pair(a: str, b: str) -> tuple[str, str]:
 _GF4_TIMES = ((0, 0, 0, 0), (0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2))
 
 
-def _affine_classes(q: int) -> list[list[list[int]]] | None:
-    """The q+1 parallel classes of the affine plane of order q (points x*q + y), if q is 2..5 or 7.
+def _affine_classes(q: int, dimension: int) -> list[list[list[int]]] | None:
+    """The parallel classes of the affine space AG(dimension, q), if q is 2, 3, 4, 5 or 7.
 
-    Every two points lie on exactly one line, so these rounds of q tables of
-    q bots have no repeat meeting.
+    The points are the q**dimension vectors over GF(q) (numbered in base q);
+    a line is ``{p + t*d : t in GF(q)}``, and the lines of one direction d
+    part the points. Every two points lie on exactly one line, so the
+    (q**dimension - 1) / (q - 1) classes are rounds of tables of q bots with
+    no repeat meeting (16 bots at 4 seats: 5 rounds; 64: 21; 27 at 3: 13).
     """
     if q == 4:
 
@@ -625,12 +628,36 @@ def _affine_classes(q: int) -> list[list[list[int]]] | None:
 
     else:
         return None
-    classes = [
-        [[x * q + add(times(slope, x), b) for x in range(q)] for b in range(q)]
-        for slope in range(q)
-    ]
-    classes.append([[c * q + y for y in range(q)] for c in range(q)])
+    points = list(itertools.product(range(q), repeat=dimension))
+    number = {point: index for index, point in enumerate(points)}
+    # One direction per line through the origin: its first non-zero coordinate is 1.
+    directions = [p for p in points if any(p) and p[next(i for i, x in enumerate(p) if x)] == 1]
+    classes = []
+    for direction in directions:
+        seen: set[int] = set()
+        lines = []
+        for point in points:
+            if number[point] in seen:
+                continue
+            line = [
+                number[tuple(add(x, times(t, d)) for x, d in zip(point, direction, strict=True))]
+                for t in range(q)
+            ]
+            seen.update(line)
+            lines.append(line)
+        classes.append(lines)
     return classes
+
+
+def _power_of(n: int, base: int) -> int | None:
+    """The exponent m >= 2 with base**m == n, if there is one."""
+    if base < 2:
+        return None  # a gauntlet of pairs seats one other bot a table
+    exponent, value = 1, base
+    while value < n:
+        value *= base
+        exponent += 1
+    return exponent if value == n and exponent >= 2 else None
 
 
 def _circle_rounds(n: int) -> list[list[list[int]]]:
@@ -646,13 +673,15 @@ def _design(pool: Sequence[str], size: int, rng: random.Random) -> list[list[lis
     """Rounds without a repeat meeting where a construction is known, as groups of bots.
 
     Pairs (``size`` 2, an even pool): the circle method. ``size`` q and a
-    pool of q*q, q a prime power: the affine plane's parallel classes. The
-    bots are placed on the points, and the rounds ordered, by ``rng``.
+    pool of q**m (m >= 2), q a prime power up to 7: the affine space's
+    parallel classes. The bots are placed on the points, and the rounds
+    ordered, by ``rng``.
     """
     n = len(pool)
+    dimension = _power_of(n, size)
     if size == 2 and n % 2 == 0:
         rounds = _circle_rounds(n)
-    elif n == size * size and (classes := _affine_classes(size)) is not None:
+    elif dimension is not None and (classes := _affine_classes(size, dimension)) is not None:
         rounds = classes
     else:
         return None
