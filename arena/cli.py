@@ -661,13 +661,19 @@ def tournament(
         rounds=rounds or data.get("rounds"),
         stop=stop,
     )
-    plan = domain(partial(event.check_size, max_games or data.get("max_games", MAX_GAMES)))
+    cap = max_games or data.get("max_games", MAX_GAMES)
     label = name or data.get("name") or (config_file.stem if config_file else "tournament")
     folder = out or (Path(data["out"]) if "out" in data else Path("results") / label)
-    event = domain(partial(settle, event, folder, updates))
-    if dry_run:
-        click.echo(describe_plan(event, plan, folder))
+    if dry_run:  # the plan however large, and whether it would be refused
+        event = domain(partial(settle, event, folder, updates))
+        click.echo(describe_plan(event, domain(event.plan), folder))
+        try:
+            event.check_size(cap)
+        except ArenaError as error:
+            click.echo(f"  refused as it is: {error}")
         return
+    plan = domain(partial(event.check_size, cap))
+    event = domain(partial(settle, event, folder, updates))
     sandbox = sandbox_for(required, no_sandbox)
     for spec in specs:
         domain(partial(build_bot, spec))

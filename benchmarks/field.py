@@ -24,6 +24,7 @@ the bots' strength (their mean places in mixed tables).
     .venv/bin/python benchmarks/field.py scale [--bots 1000] [--rounds 3]
     .venv/bin/python benchmarks/field.py convergence [--seeds 10] [--jobs 2]
     .venv/bin/python benchmarks/field.py repeats
+    .venv/bin/python benchmarks/field.py board [--bots 1000] [--rounds 100]
 """
 
 from __future__ import annotations
@@ -513,6 +514,83 @@ def convergence(args: argparse.Namespace) -> None:
         )
 
 
+# ---------------------------------------------------------------------- leaderboards
+
+
+class Drawn:
+    """An executor that plays nothing: each game's places are drawn from its seed (for
+    building large results folders quickly; the feed, store and ratings are arena's own)."""
+
+    def play(self, setup: Any, games: Any, disabled: Any) -> Any:
+        from contextlib import nullcontext  # noqa: PLC0415
+
+        return nullcontext(self._results(games))
+
+    def _results(self, games: Any) -> Any:
+        import random  # noqa: PLC0415
+
+        from arena.tournament.store import Finished  # noqa: PLC0415
+
+        while batch := games.take(64):
+            for game in batch:
+                places = list(range(1, len(game.seats) + 1))
+                random.Random(game.seed + game.rotation).shuffle(places)
+                yield Finished(game.ordinal, tuple(places), {}, 80, 5.0, "")
+
+
+def timed(command: list[str]) -> tuple[float, int]:
+    """Seconds a command takes, and the bytes it prints."""
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, check=True)
+    return time.perf_counter() - start, len(done.stdout)
+
+
+def board(args: argparse.Namespace) -> None:
+    """``arena leaderboard`` and ``arena report`` on a large field's folder."""
+    from arena.bots.spec import BotSpec  # noqa: PLC0415
+    from arena.game import Rules  # noqa: PLC0415
+    from arena.tournament.runner import Tournament, open_store, run  # noqa: PLC0415
+
+    event = Tournament(
+        bots=tuple(BotSpec(f"b{n:04d}", ("true",), "benchmark") for n in range(args.bots)),
+        players=4, deals=1, seed=3, rules=Rules(players=4), limits=Limits(),
+        schedule="sampled", rounds=args.rounds,
+    )  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="arena-board-") as folder:
+        store = open_store(event, Path(folder), None)
+        start = time.perf_counter()
+        outcome = run(event, store, sandbox=None, executor=Drawn())
+        build_s = time.perf_counter() - start
+        store.close()
+        figures: JSON = {"bots": args.bots, "games": outcome.done, "build_s": round(build_s, 1)}
+        for label, extra in (
+            ("leaderboard", []),
+            ("leaderboard_json", ["--format", "json"]),
+            ("leaderboard_top30_pairwise", ["--top", "30", "--pairwise"]),
+        ):
+            seconds, _ = timed([str(ARENA), "leaderboard", folder, *extra])
+            figures[f"{label}_s"] = round(seconds, 2)
+        report = Path(folder) / "report.html"
+        seconds, _ = timed([str(ARENA), "report", folder, "-o", str(report)])
+        figures["report_s"] = round(seconds, 2)
+        figures["report_mib"] = round(report.stat().st_size / 2**20, 1)
+        if args.keep:
+            import shutil  # noqa: PLC0415
+
+            shutil.copy(report, args.keep)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "import arena.cli"], check=True)
+    figures["import_floor_s"] = round(time.perf_counter() - start, 2)
+    print(json.dumps({"benchmark": "field_board", **figures}))
+    print(
+        f"{figures['bots']:,} bots, {figures['games']:,} games: arena leaderboard "
+        f"{figures['leaderboard_s']} s (json {figures['leaderboard_json_s']} s, --top 30 "
+        f"--pairwise {figures['leaderboard_top30_pairwise_s']} s; starting Python and importing "
+        f"arena.cli alone {figures['import_floor_s']} s); arena report {figures['report_s']} s, "
+        f"{figures['report_mib']} MiB"
+    )
+
+
 # ---------------------------------------------------------------------- repeats
 
 #: (bots, seats, rounds) cases: designs (16-4-5, 9-3-4, 25-5-6, 12-2-11), greedy ones, a field.
@@ -560,6 +638,10 @@ def main() -> None:
     converge.add_argument("--seeds", type=int, default=10)
     converge.add_argument("--jobs", type=int, default=2, help="leagues run at once")
     converge.add_argument("--calibration", type=int, default=4000, help="games to order eps")
+    board_args = parts.add_parser("board", help="leaderboard and report of a large field")
+    board_args.add_argument("--bots", type=int, default=1000)
+    board_args.add_argument("--rounds", type=int, default=100, help="100: 100,000 games")
+    board_args.add_argument("--keep", type=Path, default=None, help="copy the report here")
     repeat_args = parts.add_parser("repeats", help="repeat meetings against the lower bound")
     repeat_args.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -567,6 +649,8 @@ def main() -> None:
         scale(args)
     elif args.part == "repeats":
         repeats(args)
+    elif args.part == "board":
+        board(args)
     else:
         convergence(args)
 

@@ -273,6 +273,11 @@ def test_dry_run_prints_the_plan_and_big_plans_are_refused(tmp_path: Path) -> No
     assert "Plan: round-robin, 30 bots, 4 per table, 5 deal sets per table" in output
     assert "  games: 548,100 (73,080 per bot)" in output
     assert "  time: unknown" in output
+    assert "refused" not in output
+    code, output = run_cli("tournament", *common, "--dry-run")
+    assert code == 0, output
+    assert "  games: 548,100 (73,080 per bot)" in output
+    assert "  refused as it is: the round-robin plan has 548,100 games" in output
     code, output = run_cli("tournament", *common, "--schedule", "swiss", "--rounds", "35",
                            "--stop-top", "3", "--dry-run")  # fmt: skip
     assert code == 0, output
