@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 
 C_BOT := sample_bots/c/random_bot
 
-.PHONY: test demo lint bench clean sandbox-deps browser-deps
+.PHONY: test demo lint bench bench-convergence clean sandbox-deps browser-deps
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -65,6 +65,13 @@ bench: $(STAMP) $(C_BOT)
 	$(BIN)/python benchmarks/tournament_speed.py
 	$(BIN)/python benchmarks/tournament_scale.py
 	$(BIN)/python benchmarks/cluster_speed.py
+	$(BIN)/python benchmarks/field.py scale
+	$(BIN)/python benchmarks/field.py repeats
+	$(BIN)/python benchmarks/field.py board
+
+# Games until each schedule's leaderboard is right, fields of known strength: about 30 minutes.
+bench-convergence: $(STAMP)
+	$(BIN)/python benchmarks/field.py convergence
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
