@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 from collections import Counter
 from collections.abc import Sequence
 
@@ -225,3 +226,27 @@ def test_stop_rule_reads_the_order_not_sigma() -> None:
     assert not rule.holds(close)  # b vs c decides who is second
     assert rule.weakest(close) == pytest.approx(ordered_probability((30.0, 1.0), (29.5, 1.0)))
     assert ordered_probability((25.0, 8.0), (25.0, 0.7)) == pytest.approx(0.5)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    k=st.integers(2, 7),
+    extra=st.integers(0, 33),
+    rounds=st.integers(3, 8),
+    seed=st.integers(0, 1000),
+)
+def test_swiss_balance(k: int, extra: int, rounds: int, seed: int) -> None:
+    """Swiss seats by standing, not by games played: counts stay within two tables' games."""
+    bots = names(k + extra)
+    strategy = Swiss(bots, players=k, deals=1, seed=seed, rounds=rounds)
+    rng = random.Random(seed)
+    counts: Counter[str] = Counter()
+    for number in range(1, rounds + 1):
+        standings = {bot: (rng.gauss(25, 3), 1.0) for bot in bots} if number > 2 else None
+        tables = strategy.next_round(number, standings)
+        assert tables is not None
+        assert all(len(set(table)) == k for table in tables)
+        for table in tables:
+            for _ in range(k):
+                counts.update(table)
+                assert spread(counts, bots) <= 2 * k
