@@ -419,12 +419,16 @@ class Store:
         self, bots: Collection[str] | None = None
     ) -> dict[tuple[str, str], tuple[int, int]]:
         """(a, b) -> (games where a placed above b, games of both); only among ``bots`` if given."""
-        rows = self.db.execute("SELECT a, b, above, games FROM pairs")
-        return {
-            (a, b): (above, games)
-            for a, b, above, games in rows
-            if bots is None or (a in bots and b in bots)
-        }
+        if bots is None:
+            rows = self.db.execute("SELECT a, b, above, games FROM pairs")
+        else:  # a few bots of a large field: the primary key finds their pairs
+            names = sorted(bots)
+            marks = ",".join("?" * len(names))
+            rows = self.db.execute(
+                f"SELECT a, b, above, games FROM pairs WHERE a IN ({marks}) AND b IN ({marks})",
+                [*names, *names],
+            )
+        return {(a, b): (above, games) for a, b, above, games in rows}
 
     def games(self) -> list[dict[str, Any]]:
         """Every finished game in schedule order, with its seats (bot, placement, fault kind)."""
@@ -447,11 +451,11 @@ class Store:
         """Each bot's score (mu - 3 sigma) after its rated games: at most ``points`` of them,
         evenly spread, the last one always kept; only ``bots``' if given."""
         series: dict[str, list[tuple[int, float]]] = {}
-        for game, bot, mu, sigma in self.db.execute(
-            "SELECT game, bot, mu, sigma FROM ratings ORDER BY game"
-        ):
-            if bots is None or bot in bots:
-                series.setdefault(bot, []).append((int(game), round(mu - 3 * sigma, 3)))
+        query, names = "SELECT game, bot, mu, sigma FROM ratings", sorted(bots or ())
+        if bots is not None:
+            query += f" WHERE bot IN ({','.join('?' * len(names))})"
+        for game, bot, mu, sigma in self.db.execute(f"{query} ORDER BY game", names):
+            series.setdefault(bot, []).append((int(game), round(mu - 3 * sigma, 3)))
         for bot, scores in series.items():
             if len(scores) > points:
                 step = len(scores) / points
