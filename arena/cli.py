@@ -664,19 +664,26 @@ def tournament(
     cap = max_games or data.get("max_games", MAX_GAMES)
     label = name or data.get("name") or (config_file.stem if config_file else "tournament")
     folder = out or (Path(data["out"]) if "out" in data else Path("results") / label)
-    if dry_run:  # the plan however large, and whether it would be refused
-        event = domain(partial(settle, event, folder, updates))
-        click.echo(describe_plan(event, domain(event.plan), folder))
+    if dry_run:  # the plan however large, and whether it would be refused; nothing built
+        refusals = []
+        try:
+            event = settle(event, folder, updates)
+        except ArenaError as error:  # e.g. a bot changed (or is not built yet)
+            refusals.append(str(error))
+        click.echo(domain(partial(describe_plan, event, domain(event.plan), folder)))
         try:
             event.check_size(cap)
         except ArenaError as error:
-            click.echo(f"  refused as it is: {error}")
+            refusals.append(str(error))
+        for refusal in refusals:
+            click.echo(f"  refused as it is: {refusal}")
         return
     plan = domain(partial(event.check_size, cap))
-    event = domain(partial(settle, event, folder, updates))
     sandbox = sandbox_for(required, no_sandbox)
     for spec in specs:
         domain(partial(build_bot, spec))
+    # After the build: a league knows a bot by the files it runs, build outputs included.
+    event = domain(partial(settle, event, folder, updates))
     if dask_address and jobs:
         raise click.UsageError(
             "--jobs and --dask exclude each other: a cluster has its own workers"

@@ -334,3 +334,38 @@ def test_a_league_grows_loses_a_bot_updates_one_and_gets_more_rounds(tmp_path: P
         settle(event, folder, ("b999",))
     # The version stays b003@2 on the next run, without --update.
     assert [s.name for s in settle(event, folder).bots][3] == "b003@2"
+
+
+def test_a_lifted_stop_survives_an_interruption_before_the_next_round(tmp_path: Path) -> None:
+    """A rerun past a stop, cut before its first new round, resumes as if never cut."""
+    stopped = tournament(8, schedule="sampled", rounds=40, stop=StopRule(2, 0.8))
+    longer = replace(stopped, rounds=60)
+    for name in ("whole", "cut"):
+        play(stopped, tmp_path / name, Shuffled(1)).close()
+    store = open_store(longer, tmp_path / "cut", None)
+    longer.feed(store)  # lifts the stop, then the run dies before any new round
+    store.close()
+    whole = snapshot(play(longer, tmp_path / "whole", Shuffled(2)))
+    assert snapshot(play(longer, tmp_path / "cut", Shuffled(2))) == whole
+
+
+def test_a_gauntlet_bot_of_a_league_can_be_updated(tmp_path: Path) -> None:
+    from arena.tournament.runner import settle  # noqa: PLC0415
+
+    files, folder = tmp_path / "bots", tmp_path / "league"
+    files.mkdir()
+    names = [f"b{i:03d}" for i in range(7)]
+
+    def league(rounds: int, update: tuple[str, ...] = ()) -> Store:
+        event = tournament(0, players=3, schedule="sampled", rounds=rounds, gauntlet="b000")
+        event = settle(replace(event, bots=league_bots(files, names)), folder, update)
+        return play(event, folder, Shuffled(2))
+
+    league(2).close()
+    (files / "b000.bin").write_text("b000, version 2")
+    store = league(4, update=("b000",))
+    tables = dict(store.scheduled_tables())
+    store.close()
+    assert all(table[0] == "b000@2" for table in tables[3] + tables[4])
+    store = league(5)  # and on the next rerun, without --update
+    assert all(table[0] == "b000@2" for table in dict(store.scheduled_tables())[5])

@@ -3,8 +3,10 @@
 The executors pull games (:meth:`Feed.take`) as their workers free up; the
 feed hands out the stored, unplayed games first, and asks the schedule for
 the next round only when those run short, writing it to the store in one
-transaction before any of its games is handed out. So neither memory nor
-``results.sqlite`` ever holds more of the plan than a round or two.
+transaction before any of its games is handed out. So memory and
+``results.sqlite`` hold only the rounds needed to fill the executors'
+queues: a round or two for a pool; for a Dask cluster, whose batches hold
+up to 2,000 games, as many small rounds as one batch needs.
 
 Determinism: a round's tables are a function of the seed, the rounds before
 it and, where the schedule reads standings (Swiss) or a stop rule is set,
@@ -17,6 +19,7 @@ whichever games finished first, with any number of workers, after a resume.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from typing import Any
 
 from arena.tournament.ratings import StopRule
@@ -36,6 +39,8 @@ class Feed:
         seed: int,
         ids: GameIds,
         stop: StopRule | None = None,
+        field: Sequence[str] = (),
+        newcomer: tuple[float, float] = (25.0, 25.0 / 3),
     ) -> None:
         self.strategy = strategy
         self.store = store
@@ -43,15 +48,21 @@ class Feed:
         self.seed = seed
         self.ids = ids
         self.stop = stop
+        #: The bots playing now; pairing and the stop rule read only theirs.
+        self.field = list(field)
+        #: The rating of a bot that joined after the snapshot read (the default one).
+        self.newcomer = newcomer
         self.queue: deque[ScheduledGame] = deque(store.pending())
         #: Games handed out and not yet finished, by ordinal.
         self.handed: dict[int, ScheduledGame] = {}
-        #: Games in the store (scheduled so far).
+        #: Games in the store (scheduled so far), and the next deal set's number.
         self.scheduled = store.total()
+        self.deal_set = store.next_deal_set()
         rounds = store.rounds()
         self.number = rounds[-1][0] if rounds else 0
-        #: Round boundaries up to this one were checked by the stop rule already.
-        self.checked = 0
+        #: Round boundaries up to this one were checked by the stop rule already (kept in
+        #: the store: a resume must not check again a boundary where a lifted stop held).
+        self.checked = int(_meta(store, "stop_checked", default=0))
         self.complete = bool(_meta(store, "schedule_complete", default=False))
         stopped = _meta(store, "stopped", default=None)
         if stopped is not None:
@@ -59,6 +70,7 @@ class Feed:
                 self.complete = True
             else:  # more rounds, or another rule: the league goes on past where it stopped
                 self.checked = int(stopped["after_round"])
+                store.set_meta("stop_checked", self.checked)
                 store.set_meta("stopped", None)
         if not self.complete:
             for _, tables in store.scheduled_tables():
@@ -130,7 +142,9 @@ class Feed:
             if boundary > self.store.rated_rounds():
                 return False  # round number - 2 is still being played or rated
             if boundary >= 1:
-                standings = self.store.standings_after(boundary)
+                rated = self.store.standings_after(boundary)
+                # Bots that left are no rival of anyone's; one that joined since is new.
+                standings = {bot: rated.get(bot, self.newcomer) for bot in self.field}
                 if self.stop is not None and boundary > self.checked:
                     self.checked = boundary
                     if self.stop.holds(standings):
@@ -153,7 +167,7 @@ class Feed:
             tables,
             number=number,
             first_ordinal=self.scheduled,
-            first_deal_set=self.store.next_deal_set(),
+            first_deal_set=self.deal_set,
             deals=self.deals,
             seed=self.seed,
             ids=self.ids,
@@ -161,6 +175,7 @@ class Feed:
         made = self.store.schedule_round(number, tables, games)
         self.queue.extend(made)
         self.scheduled += len(made)
+        self.deal_set += len(tables) * self.deals
         self.number = number
         return True
 

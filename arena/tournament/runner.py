@@ -101,7 +101,8 @@ class Tournament:
             "rules": self.rules.to_dict(),
             "limits": self.limits.to_dict(),
             "resources": dict(self.resources),
-            "gauntlet": self.gauntlet,
+            # The name it entered under: a league's gauntlet bot may be updated to NAME@2.
+            "gauntlet": base_name(self.gauntlet) if self.gauntlet else None,
         }
         if self.schedule != "round-robin":
             key["schedule"] = self.schedule
@@ -189,6 +190,7 @@ class Tournament:
 
     def feed(self, store: Store) -> Feed:
         """The games of ``store`` to play, the next rounds made as they are needed."""
+        environment = Environment.for_table(self.players)
         return Feed(
             self.strategy(),
             store,
@@ -196,6 +198,8 @@ class Tournament:
             seed=self.seed,
             ids=self.ids(),
             stop=self.stop,
+            field=[spec.name for spec in self.bots],
+            newcomer=(environment.mu, environment.sigma),
         )
 
 
@@ -372,7 +376,10 @@ def settle(tournament: Tournament, folder: Path, update: Collection[str] = ()) -
                 f"{spec.name}@{versions[spec.name] + 1} (the old one retires), "
                 "or choose another --out"
             )
-    return replace(tournament, bots=tuple(playing))
+    gauntlet = tournament.gauntlet
+    if gauntlet is not None:  # the gauntlet bot plays under its latest version's name too
+        gauntlet = next((s.name for s in playing if base_name(s.name) == gauntlet), gauntlet)
+    return replace(tournament, bots=tuple(playing), gauntlet=gauntlet)
 
 
 class Games(Protocol):

@@ -34,7 +34,7 @@ import hashlib
 import itertools
 import math
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -339,7 +339,7 @@ class Sampled:
         self.meetings: dict[tuple[str, str], int] = {}
         self.played = 0
         #: Rounds of a known design with no repeats, used first (None: no design is known).
-        self.design = _design(self.pool, self.size, seeded(seed, "design"))
+        self.design = Design.find(self.pool, self.size, seeded(seed, "design"))
 
     # -- the interface
 
@@ -356,7 +356,8 @@ class Sampled:
         groups = [tuple(bot for bot in table if bot != self.gauntlet) for table in tables]
         if self.design is not None and (
             self.played >= len(self.design)
-            or {frozenset(g) for g in groups} != {frozenset(g) for g in self.design[self.played]}
+            or {frozenset(g) for g in groups}
+            != {frozenset(g) for g in self.design.round(self.played)}
         ):
             self.design = None  # the field changed since: the design no longer applies
         self._count(groups)
@@ -379,7 +380,7 @@ class Sampled:
         self, number: int, standings: Standings | None, rng: random.Random
     ) -> list[list[str]]:
         if self.design is not None and self.played < len(self.design):
-            return [list(group) for group in self.design[self.played]]
+            return self.design.round(self.played)
         state = rng.getstate()
         groups = self._assign(rng, catch_up=True)
         if all(len(set(group)) == self.size for group in groups):
@@ -601,52 +602,13 @@ def _pair(a: str, b: str) -> tuple[str, str]:
 _GF4_TIMES = ((0, 0, 0, 0), (0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2))
 
 
-def _affine_classes(q: int, dimension: int) -> list[list[list[int]]] | None:
-    """The parallel classes of the affine space AG(dimension, q), if q is 2, 3, 4, 5 or 7.
-
-    The points are the q**dimension vectors over GF(q) (numbered in base q);
-    a line is ``{p + t*d : t in GF(q)}``, and the lines of one direction d
-    part the points. Every two points lie on exactly one line, so the
-    (q**dimension - 1) / (q - 1) classes are rounds of tables of q bots with
-    no repeat meeting (16 bots at 4 seats: 5 rounds; 64: 21; 27 at 3: 13).
-    """
+def _field_arithmetic(q: int) -> tuple[Callable[[int, int], int], Callable[[int, int], int]] | None:
+    """Addition and multiplication of GF(q) on 0..q-1, for q = 2, 3, 4, 5, 7."""
     if q == 4:
-
-        def add(a: int, b: int) -> int:
-            return a ^ b
-
-        def times(a: int, b: int) -> int:
-            return _GF4_TIMES[a][b]
-
-    elif q in (2, 3, 5, 7):
-
-        def add(a: int, b: int) -> int:
-            return (a + b) % q
-
-        def times(a: int, b: int) -> int:
-            return (a * b) % q
-
-    else:
-        return None
-    points = list(itertools.product(range(q), repeat=dimension))
-    number = {point: index for index, point in enumerate(points)}
-    # One direction per line through the origin: its first non-zero coordinate is 1.
-    directions = [p for p in points if any(p) and p[next(i for i, x in enumerate(p) if x)] == 1]
-    classes = []
-    for direction in directions:
-        seen: set[int] = set()
-        lines = []
-        for point in points:
-            if number[point] in seen:
-                continue
-            line = [
-                number[tuple(add(x, times(t, d)) for x, d in zip(point, direction, strict=True))]
-                for t in range(q)
-            ]
-            seen.update(line)
-            lines.append(line)
-        classes.append(lines)
-    return classes
+        return (lambda a, b: a ^ b), (lambda a, b: _GF4_TIMES[a][b])
+    if q in (2, 3, 5, 7):
+        return (lambda a, b: (a + b) % q), (lambda a, b: (a * b) % q)
+    return None
 
 
 def _power_of(n: int, base: int) -> int | None:
@@ -660,35 +622,86 @@ def _power_of(n: int, base: int) -> int | None:
     return exponent if value == n and exponent >= 2 else None
 
 
-def _circle_rounds(n: int) -> list[list[list[int]]]:
-    """The circle method: n - 1 rounds of n/2 pairs (n even), every pair once."""
-    rounds = []
-    for r in range(n - 1):
-        ring = [n - 1, *((r + i) % (n - 1) for i in range(n - 1))]
-        rounds.append([[ring[i], ring[n - 1 - i]] for i in range(n // 2)])
-    return rounds
+class Design:
+    """Rounds with no repeat meeting, where a construction is known; each made when asked.
 
-
-def _design(pool: Sequence[str], size: int, rng: random.Random) -> list[list[list[str]]] | None:
-    """Rounds without a repeat meeting where a construction is known, as groups of bots.
-
-    Pairs (``size`` 2, an even pool): the circle method. ``size`` q and a
-    pool of q**m (m >= 2), q a prime power up to 7: the affine space's
-    parallel classes. The bots are placed on the points, and the rounds
-    ordered, by ``rng``.
+    Pairs (``size`` 2, an even pool of n): the circle method, n - 1 rounds.
+    ``size`` q and a pool of q**m (m >= 2, q a prime power up to 7): the
+    parallel classes of the affine space AG(m, q), (q**m - 1) / (q - 1)
+    rounds. A line is ``{p + t*d : t in GF(q)}``; the lines of one direction
+    d part the points, and every two points share exactly one line (16 bots
+    at 4 seats: 5 rounds; 64: 21; 27 at 3: 13). The bots are placed on the
+    points, and the rounds ordered, by ``rng``. Only the field and the order
+    of the rounds are kept: a round is made when it is asked for.
     """
-    n = len(pool)
-    dimension = _power_of(n, size)
-    if size == 2 and n % 2 == 0:
-        rounds = _circle_rounds(n)
-    elif dimension is not None and (classes := _affine_classes(size, dimension)) is not None:
-        rounds = classes
-    else:
-        return None
-    points = list(pool)
-    rng.shuffle(points)
-    rng.shuffle(rounds)
-    return [[[points[i] for i in group] for group in groups] for groups in rounds]
+
+    def __init__(self, pool: Sequence[str], size: int, rng: random.Random) -> None:
+        n = len(pool)
+        self.points = list(pool)
+        self.size = size
+        self.dimension = _power_of(n, size)
+        arithmetic = _field_arithmetic(size)
+        if size == 2 and n % 2 == 0:
+            count = n - 1
+            self.arithmetic = None
+        elif self.dimension is not None and arithmetic is not None:
+            count = (n - 1) // (size - 1)
+            self.arithmetic = arithmetic
+        else:
+            raise ValueError(f"no design is known for {n} bots at {size} seats")
+        rng.shuffle(self.points)
+        self.order = list(range(count))
+        rng.shuffle(self.order)
+
+    @classmethod
+    def find(cls, pool: Sequence[str], size: int, rng: random.Random) -> Design | None:
+        """The design for this field, if one is known."""
+        known = (size == 2 and len(pool) % 2 == 0) or (
+            _power_of(len(pool), size) is not None and _field_arithmetic(size) is not None
+        )
+        return cls(pool, size, rng) if known else None
+
+    def __len__(self) -> int:
+        return len(self.order)
+
+    def round(self, index: int) -> list[list[str]]:
+        """The tables of the design's round ``index`` (in the shuffled order)."""
+        number = self.order[index]
+        n = len(self.points)
+        if self.arithmetic is None or self.dimension is None:
+            # The circle method: one fixed point, the rest rotate.
+            ring = [n - 1, *((number + i) % (n - 1) for i in range(n - 1))]
+            groups = [[ring[i], ring[n - 1 - i]] for i in range(n // 2)]
+        else:
+            groups = _parallel_class(self.size, self.dimension, self.arithmetic, number)
+        return [[self.points[i] for i in group] for group in groups]
+
+
+def _parallel_class(
+    q: int,
+    m: int,
+    arithmetic: tuple[Callable[[int, int], int], Callable[[int, int], int]],
+    number: int,
+) -> list[list[int]]:
+    """The lines of AG(m, q) along its ``number``-th direction (first non-zero coordinate
+    1), as point numbers in base q."""
+    add, times = arithmetic
+    directions = (
+        p for p in itertools.product(range(q), repeat=m) if any(p) and next(x for x in p if x) == 1
+    )
+    direction = next(itertools.islice(directions, number, None))
+    seen: set[int] = set()
+    lines = []
+    for point in itertools.product(range(q), repeat=m):
+        line = []
+        for t in range(q):
+            coords = [add(x, times(t, d)) for x, d in zip(point, direction, strict=True)]
+            line.append(sum(c * q ** (m - 1 - i) for i, c in enumerate(coords)))
+        if line[0] in seen:
+            continue
+        seen.update(line)
+        lines.append(line)
+    return lines
 
 
 def repeat_lower_bound(field: int, size: int, rounds: int) -> int:
