@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.bots.player import ProcessPlayer
-from arena.bots.sandbox import Capabilities, detect
+from arena.bots.sandbox import Capabilities, become_subreaper, detect
 from arena.bots.spec import parse_bot
 from arena.protocol import Limits
 
@@ -88,6 +88,8 @@ def layer_steps(full: Capabilities) -> list[tuple[str, Capabilities | None]]:
 def start_cost(sandbox: Capabilities | None, times: int) -> JSON:
     """Mean wall and CPU milliseconds (ours and the bots') to start a C bot, hello, and stop it."""
     spec = parse_bot(f"c={C_BOT}")
+    if sandbox is not None and sandbox.subreaper:
+        become_subreaper()  # a bot's orphans are reaped here, and their CPU counted here
 
     def cpu() -> float:
         own = resource.getrusage(resource.RUSAGE_SELF)
@@ -223,7 +225,9 @@ def scale(args: argparse.Namespace) -> None:
             )
             for schedule in ("sampled", "swiss")
         }
-    sandboxed = costs[-1]["cpu_ms"]  # two at once, as the two workers start them
+    # Each start holds its worker for its wall time (the bot's sandbox is set up meanwhile),
+    # two workers starting at once, as measured: that is what the starts add to the run.
+    sandboxed = costs[-1]["wall_ms"]
     expected_s = big["games"] / small["games_per_s"] + big["bot_starts"] * sandboxed / 1000 / 2
     print(
         json.dumps(
@@ -253,7 +257,7 @@ def scale(args: argparse.Namespace) -> None:
     print(
         f"4 C bots, the same {small['games']:,} games: {small['games_per_s']} games/s "
         f"(ratio {big['games_per_s'] / small['games_per_s']:.3f}); the 4-bot pace plus "
-        f"{big['bot_starts']:,} starts at {sandboxed} ms CPU on 2 CPUs predicts "
+        f"{big['bot_starts']:,} starts at {sandboxed} ms each, two at once, predicts "
         f"{expected_s:.1f} s against {big['play_s']} s measured"
     )
     for schedule, figures in idle.items():
