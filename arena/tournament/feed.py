@@ -26,6 +26,9 @@ from arena.tournament.ratings import StopRule
 from arena.tournament.schedule import GameIds, ScheduledGame, Strategy, round_games
 from arena.tournament.store import Store
 
+#: Games left in the queue below which the next round is made ahead of need (when it may be).
+AHEAD = 32
+
 
 class Feed:
     """Hands out a tournament's games in schedule order, scheduling rounds as they are needed."""
@@ -103,6 +106,10 @@ class Feed:
                 break
             games.append(self.queue.popleft())
             self.handed[game.ordinal] = game
+        if len(self.queue) < AHEAD:
+            # Make the next round while the workers still have games queued: a round of a
+            # small field can take the coordinator as long as its games take the workers.
+            self._schedule_next()
         return games
 
     def finished(self, ordinal: int) -> ScheduledGame:
