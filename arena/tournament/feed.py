@@ -65,9 +65,9 @@ class Feed:
         self.number = rounds[-1][0] if rounds else 0
         #: Round boundaries up to this one were checked by the stop rule already (kept in
         #: the store: a resume must not check again a boundary where a lifted stop held).
-        self.checked = int(_meta(store, "stop_checked", default=0))
-        self.complete = bool(_meta(store, "schedule_complete", default=False))
-        stopped = _meta(store, "stopped", default=None)
+        self.checked = int(store.meta("stop_checked", 0))
+        self.complete = bool(store.meta("schedule_complete", False))
+        stopped = store.meta("stopped", None)
         if stopped is not None:
             if stopped.get("settings") == self._stop_settings():
                 self.complete = True
@@ -128,7 +128,7 @@ class Feed:
 
     def stopped(self) -> dict[str, Any] | None:
         """Why the stop rule ended the schedule, if it did."""
-        value: dict[str, Any] | None = _meta(self.store, "stopped", default=None)
+        value: dict[str, Any] | None = self.store.meta("stopped", None)
         return value
 
     # ------------------------------------------------------------------ internals
@@ -191,10 +191,3 @@ class Feed:
         if stopped is None:
             return  # a plan played out: a rerun with more rounds goes on from here
         self.store.set_meta("stopped", stopped)
-
-
-def _meta(store: Store, key: str, *, default: Any) -> Any:
-    try:
-        return store.meta(key)
-    except KeyError:
-        return default

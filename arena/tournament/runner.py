@@ -182,21 +182,18 @@ class Tournament:
             f"{per_bot(sampled)} per bot), or raise --max-games"
         )
 
-    def ids(self) -> GameIds:
-        """How this tournament's games are named."""
-        strategy = self.strategy()
-        deal_sets = strategy.tables() * self.deals if isinstance(strategy, RoundRobin) else 0
-        return GameIds(self.schedule, deals=self.deals, deal_sets=deal_sets)
-
     def feed(self, store: Store) -> Feed:
         """The games of ``store`` to play, the next rounds made as they are needed."""
         environment = Environment.for_table(self.players)
+        strategy = self.strategy()
+        # A round-robin's ids are as wide as its count of deal sets (its games / seats).
+        deal_sets = strategy.plan().games // self.players
         return Feed(
-            self.strategy(),
+            strategy,
             store,
             deals=self.deals,
             seed=self.seed,
-            ids=self.ids(),
+            ids=GameIds(self.schedule, deals=self.deals, deal_sets=deal_sets),
             stop=self.stop,
             field=[spec.name for spec in self.bots],
             newcomer=(environment.mu, environment.sigma),

@@ -381,12 +381,19 @@ class Sampled:
     ) -> list[list[str]]:
         if self.design is not None and self.played < len(self.design):
             return self.design.round(self.played)
+        return self._catching_up(rng, lambda catch_up: self._assign(rng, catch_up=catch_up))
+
+    def _catching_up(
+        self, rng: random.Random, arrange: Callable[[bool], list[list[str]]]
+    ) -> list[list[str]]:
+        """``arrange(True)``'s tables (late bots take two seats); where that leaves a bot
+        twice at one table, ``arrange(False)``'s from the same draws, nobody catching up."""
         state = rng.getstate()
-        groups = self._assign(rng, catch_up=True)
+        groups = arrange(True)
         if all(len(set(group)) == self.size for group in groups):
             return groups
-        rng.setstate(state)  # a table short of distinct bots: this round without catching up
-        return self._assign(rng, catch_up=False)
+        rng.setstate(state)
+        return arrange(False)
 
     def _assign(self, rng: random.Random, *, catch_up: bool) -> list[list[str]]:
         _, lows, highs = self._seated(rng, catch_up=catch_up)
@@ -537,12 +544,9 @@ class Swiss(Sampled):
     ) -> list[list[str]]:
         if standings is None:  # nothing rated yet: as sampled
             return super()._pair(number, standings, rng)
-        state = rng.getstate()
-        groups = self._ranked(standings, rng, catch_up=True)
-        if all(len(set(group)) == self.size for group in groups):
-            return groups
-        rng.setstate(state)  # a table short of distinct bots: this round without catching up
-        return self._ranked(standings, rng, catch_up=False)
+        return self._catching_up(
+            rng, lambda catch_up: self._ranked(standings, rng, catch_up=catch_up)
+        )
 
     def _ranked(
         self, standings: Standings, rng: random.Random, *, catch_up: bool

@@ -120,6 +120,10 @@ CREATE TABLE round_standings (           -- each bot's rating once every game of
 """
 
 
+#: ``Store.meta``'s default: the key must be there.
+_REQUIRED: Any = object()
+
+
 class StoreError(ArenaError):
     """A results folder that cannot be used: unreadable, or from another tournament."""
 
@@ -284,11 +288,18 @@ class Store:
 
     # ------------------------------------------------------------------ reading
 
-    def meta(self, key: str) -> Any:
-        """A value of the ``meta`` table."""
+    def meta(self, key: str, default: Any = _REQUIRED) -> Any:
+        """A value of the ``meta`` table; ``default`` where the key is absent (a key a
+        later version added, or one set only sometimes).
+
+        Raises:
+            KeyError: for an absent key without a default.
+        """
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         if row is None:
-            raise KeyError(key)
+            if default is _REQUIRED:
+                raise KeyError(key)
+            return default
         return json.loads(row[0])
 
     def total(self) -> int:
