@@ -185,24 +185,33 @@ def test_tournament_jobs_1_and_2_give_the_same_leaderboard(tmp_path: Path) -> No
     assert output.startswith("Done: 24/24 games (0 played now"), "a finished folder plays nothing"
 
 
-def kill_9_during(common: list[str], folder: Path, *, after: int) -> int:
+#: Done games of the round under way (some of its games done, some not); 0 between rounds.
+MID_ROUND = (
+    "SELECT count(*) FROM games WHERE status = 'done' AND round = (SELECT min(round) FROM games "
+    "WHERE status = 'pending') AND round <= (SELECT max(round) FROM games WHERE status = 'done')"
+)
+
+
+def kill_9_during(common: list[str], folder: Path, *, after: int, mid_round: bool = False) -> int:
     """Start ``arena tournament`` in a subprocess, SIGKILL its whole group once ``after``
-    games are done; return how many were."""
+    games are done (and, with ``mid_round``, once a round is partly played); return how
+    many games were done."""
     command = [sys.executable, "-m", "arena", "tournament", *common, "--out", str(folder)]
     child = subprocess.Popen(
         command, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     database = folder / "results.sqlite"
     deadline = time.monotonic() + 60
-    done = 0
-    while time.monotonic() < deadline and done < after:
-        time.sleep(0.05)
+    done = partly = 0
+    while time.monotonic() < deadline and (done < after or (mid_round and not partly)):
+        time.sleep(0.02)
         if database.exists():
             try:
                 with sqlite3.connect(database) as db:
                     done = db.execute("SELECT count(*) FROM games WHERE status='done'").fetchone()[
                         0
                     ]
+                    partly = db.execute(MID_ROUND).fetchone()[0] if mid_round else 0
             except sqlite3.Error:
                 done = 0
     os.killpg(child.pid, signal.SIGKILL)
@@ -245,8 +254,10 @@ def test_rounds_with_jobs_1_and_2_and_after_kill_9_are_the_same(
     assert output.startswith("Done: 72/72 games")
     code, output = run_cli("tournament", *common, "--jobs", "2", "--out", str(tmp_path / "two"))
     assert code == 0, output
-    done = kill_9_during([*common, "--jobs", "2"], tmp_path / "killed", after=16)
-    assert 16 <= done < 72 and done % 12, f"the kill came at {done} games, not mid-round"
+    done = kill_9_during([*common, "--jobs", "2"], tmp_path / "killed", after=16, mid_round=True)
+    with sqlite3.connect(tmp_path / "killed" / "results.sqlite") as db:
+        partly = db.execute(MID_ROUND).fetchone()[0]
+    assert 16 <= done < 72 and partly, f"the kill came at {done} games, not mid-round"
     code, output = run_cli("tournament", *common, "--jobs", "2", "--out", str(tmp_path / "killed"))
     assert code == 0, output
     expected = leaderboard(tmp_path / "one")
