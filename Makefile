@@ -69,9 +69,11 @@ bench: $(STAMP) $(C_BOT)
 	$(BIN)/python benchmarks/field.py repeats
 	$(BIN)/python benchmarks/field.py board
 
-# Games until each schedule's leaderboard is right, fields of known strength: about 30 minutes.
+# Games until each schedule's leaderboard is right, fields of known strength (in-process), and
+# one league of real processes that must agree with its in-process twin: about 35 minutes.
 bench-convergence: $(STAMP)
 	$(BIN)/python benchmarks/field.py convergence
+	$(BIN)/python benchmarks/field.py agree
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

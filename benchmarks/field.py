@@ -23,6 +23,7 @@ bots' strength (their mean places in mixed tables).
 
     .venv/bin/python benchmarks/field.py scale [--bots 1000] [--rounds 3]
     .venv/bin/python benchmarks/field.py convergence [--seeds 10] [--jobs 2]
+    .venv/bin/python benchmarks/field.py agree [--schedule sampled] [--games 1920]
     .venv/bin/python benchmarks/field.py repeats
     .venv/bin/python benchmarks/field.py board [--bots 1000] [--rounds 100]
 """
@@ -411,12 +412,9 @@ def league(
             event, store, sandbox=None, executor=InProcess(players, event.rules, event.limits)
         )
         seconds = time.perf_counter() - start
-        curve = []
-        for number, _, last in store.rounds():
-            standings = store.standings_after(number)
-            scores = {bot: mu - 3 * sigma for bot, (mu, sigma) in standings.items()}
-            curve.append((last + 1, tau_b(truth, scores)))
+        curve = curve_of(store, truth)
         final = {row["bot"]: row["rank"] for row in store.standings()}
+        rated = {row["bot"]: (row["mu"], row["sigma"]) for row in store.standings()}
         stopped = outcome.stopped
         games = store.done()
         store.close()
@@ -431,7 +429,18 @@ def league(
         "seconds": round(seconds, 1),
         "stopped": stopped,
         "top": sorted(final, key=final.__getitem__)[:3],
+        "ratings": rated,
     }
+
+
+def curve_of(store: Any, truth: dict[str, float]) -> list[tuple[int, float]]:
+    """(games played, tau-b of the leaderboard to ``truth``) after each rated round."""
+    curve = []
+    for number, _, last in store.rounds():
+        standings = store.standings_after(number)
+        scores = {bot: mu - 3 * sigma for bot, (mu, sigma) in standings.items()}
+        curve.append((last + 1, tau_b(truth, scores)))
+    return curve
 
 
 def _league(job: tuple[Any, ...]) -> JSON:
@@ -595,6 +604,56 @@ def report_convergence(args: argparse.Namespace, calibration: JSON, runs: list[J
         )
 
 
+def agree(args: argparse.Namespace) -> None:
+    """One league of real processes against the in-process league of the same seed.
+
+    The real one is ``arena tournament`` as a user runs it: 16 greedy Python
+    bots (``greedy_bot.py --eps E``, 8 strengths x 2), sandboxed, ``--jobs
+    2``. The noisy bot draws its random moves from the game id and its seat,
+    so both leagues play the same games; agreeing means the same tau-b
+    curve and the same ratings, bot for bot.
+    """
+    from arena.tournament.store import open_existing  # noqa: PLC0415
+
+    field = field_of([eps for eps in EPS for _ in range(2)])
+    truth = {name: -eps for name, eps in field.items()}
+    rounds = args.games // 16
+    start = time.perf_counter()
+    inside = league(field, args.schedule, args.seed, rounds * 16)
+    inside_s = time.perf_counter() - start
+    greedy = ROOT / "sample_bots/python/greedy_bot.py"
+    with tempfile.TemporaryDirectory(prefix="arena-agree-") as folder:
+        command = [str(ARENA), "tournament", "--players", "4", "--deals", "1", "--jobs", "2",
+                   "--seed", str(args.seed), "--out", folder, "--quiet",
+                   "--schedule", args.schedule, "--rounds", str(rounds)]  # fmt: skip
+        for name, eps in field.items():
+            command += ["--bot", f"{name}={sys.executable} {greedy} --eps {eps}"]
+        start = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True)
+        real_s = time.perf_counter() - start
+        store = open_existing(Path(folder))
+        curve = curve_of(store, truth)
+        rated = {row["bot"]: (row["mu"], row["sigma"]) for row in store.standings()}
+        games = store.done()
+        store.close()
+    theirs = inside["ratings"]
+    differs = max(abs(a - b) for bot in rated for a, b in zip(rated[bot], theirs[bot], strict=True))
+    same_curve = [(played, round(tau, 3)) for played, tau in curve] == inside["curve"]
+    figures = {"benchmark": "field_agree", "schedule": args.schedule, "seed": args.seed,
+               "games": games, "in_process_games": inside["games"],
+               "in_process_s": round(inside_s, 1), "real_s": round(real_s, 1),
+               "same_tau_curve": same_curve, "largest_rating_difference": differs,
+               "final_tau": round(curve[-1][1], 3),
+               "games_until_tau_stays_0.9": settled(curve, 0.9)}  # fmt: skip
+    print(json.dumps(figures))
+    print(
+        f"{args.schedule}, 16 bots, seed {args.seed}: real processes {games:,} games in "
+        f"{real_s:.1f} s, in-process {inside['games']:,} in {inside_s:.1f} s; same tau-b curve: "
+        f"{same_curve}; largest rating difference {differs:.3g}; tau-b stays >= 0.9 from game "
+        f"{settled(curve, 0.9)}, final {curve[-1][1]:.3f}"
+    )
+
+
 # ---------------------------------------------------------------------- leaderboards
 
 
@@ -724,6 +783,10 @@ def main() -> None:
     converge.add_argument("--stop", action=argparse.BooleanOptionalAction, default=True)
     converge.add_argument("--from", dest="runs_from", type=Path, default=None,
                           help="summarise the run lines a convergence run printed")  # fmt: skip
+    agree_args = parts.add_parser("agree", help="a real-process league against an in-process one")
+    agree_args.add_argument("--schedule", choices=["sampled", "swiss"], default="sampled")
+    agree_args.add_argument("--games", type=int, default=1920, help="a multiple of 16")
+    agree_args.add_argument("--seed", type=int, default=0)
     board_args = parts.add_parser("board", help="leaderboard and report of a large field")
     board_args.add_argument("--bots", type=int, default=1000)
     board_args.add_argument("--rounds", type=int, default=100, help="100: 100,000 games")
@@ -737,6 +800,8 @@ def main() -> None:
         repeats(args)
     elif args.part == "board":
         board(args)
+    elif args.part == "agree":
+        agree(args)
     else:
         convergence(args)
 

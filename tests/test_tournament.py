@@ -11,18 +11,20 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import random
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.tournament.ratings import Environment
+from arena.tournament.ratings import Environment, rate
 from arena.tournament.schedule import ScheduleError, deal_set_seed, round_robin_games
 from arena.tournament.store import BotRecord, Finished, Store, StoreError
 
@@ -117,6 +119,41 @@ def test_ratings_do_not_depend_on_the_order_games_finish(tmp_path: Path) -> None
         assert rows[bot]["games"] == 6
         assert rows[bot]["wins"] == places.count(1)
         assert rows[bot]["avg_place"] == round(sum(places) / 6, 3)
+
+
+def sharpened(environment: Environment, games: int) -> dict[str, tuple[float, float]]:
+    """Ratings of four fixed-strength bots after ``games`` noisy four-seat games."""
+    rng = random.Random(5)
+    env = environment.trueskill()
+    ratings = dict.fromkeys("abcd", (environment.mu, environment.sigma))
+    for _ in range(games):
+        performance = {
+            bot: strength + rng.gauss(0, 4)
+            for bot, strength in zip("abcd", (3, 2, 1, 0), strict=True)
+        }
+        order = sorted("abcd", key=lambda bot: -performance[bot])
+        ratings.update(rate(env, ratings, order, [1, 2, 3, 4]))
+    return ratings
+
+
+def test_ratings_of_fixed_bots_keep_sharpening() -> None:
+    """Without a dynamics factor sigma keeps falling (a bot's skill does not drift);
+    with TrueSkill's tau 25/300 it floors near 0.7, about the gap between close bots."""
+    settled = sharpened(Environment.for_table(4), 1500)
+    drifting = sharpened(replace(Environment.for_table(4), tau=25 / 300), 1500)
+    assert max(sigma for _, sigma in settled.values()) < 0.35
+    assert min(sigma for _, sigma in drifting.values()) > 0.6
+    assert sorted(settled, key=lambda bot: -settled[bot][0]) == list("abcd")
+
+
+def test_a_resumed_folder_keeps_its_stored_environment(tmp_path: Path) -> None:
+    """A folder rated with tau 25/300 (made before tau 0) keeps it on resume."""
+    before = replace(Environment.for_table(3), tau=25 / 300)
+    opened = {"config": {"players": 3}, "bots": [BotRecord("a", "a", "h")], "sandbox": []}
+    Store.open(tmp_path, environment=before, **opened).close()  # type: ignore[arg-type]
+    store = Store.open(tmp_path, environment=Environment.for_table(3), **opened)  # type: ignore[arg-type]
+    assert store.meta("environment")["tau"] == pytest.approx(25 / 300)
+    store.close()
 
 
 def test_a_game_cannot_be_committed_twice(tmp_path: Path) -> None:

@@ -1,10 +1,23 @@
 """TrueSkill ratings of tournament games, with an explicit, stored environment.
 
-The environment is TrueSkill's usual one (mu 25, sigma 25/3, beta 25/6,
-tau 25/300) with a draw probability that fits Knockout Whist's shared
-places: the share of seat pairs that end a game on the same place, measured
-on random four-player... seven-player games (see :data:`DRAW_PROBABILITY`).
-Players are ranked by placement; games are rated in schedule order.
+The environment is TrueSkill's usual one (mu 25, sigma 25/3, beta 25/6)
+with two changes that fit bots playing Knockout Whist:
+
+- no dynamics factor (tau 0, TrueSkill's default is 25/300): tau models a
+  person's skill drifting between games, but a bot is a fixed program (a
+  changed one is refused, or entered anew as ``BOT@2``), so its skill does
+  not move. With tau 25/300 a rating keeps wandering by about the gap
+  between bots of close strength and the leaderboard never settles
+  (benchmarks/field.py's convergence: Kendall tau-b levels off at ~0.83 on
+  a 16-bot field of known order); with tau 0 sigma keeps falling with the
+  games played and the order converges.
+- a draw probability that fits Knockout Whist's shared places: the share
+  of seat pairs that end a game on the same place, measured on random
+  four-player... seven-player games (see :data:`DRAW_PROBABILITY`).
+
+The environment is stored with a tournament's results, so a folder made
+with other parameters keeps them when it is resumed. Players are ranked by
+placement; games are rated in schedule order.
 """
 
 from __future__ import annotations
@@ -36,7 +49,7 @@ class Environment:
     mu: float = 25.0
     sigma: float = 25.0 / 3
     beta: float = 25.0 / 6
-    tau: float = 25.0 / 300
+    tau: float = 0.0
     draw_probability: float = DRAW_PROBABILITY[4]
 
     @classmethod
