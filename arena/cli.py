@@ -7,6 +7,7 @@ exit with 2, as click does.
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 import time
@@ -35,6 +36,7 @@ from arena.report.replay_view import viewer_page
 from arena.report.tournament_report import MAX_REPLAYS, report_page
 from arena.simulate import random_game
 from arena.tournament.config import command_line_bots, config_bots, load_config
+from arena.tournament.config_schema import config_schema
 from arena.tournament.ratings import StopRule
 from arena.tournament.runner import (
     DEFAULT_CONFIDENCE,
@@ -491,6 +493,20 @@ def check_bot_command(bot: str, games: int, move_ms: int, bank_ms: int, startup_
     click.echo(f"{spec.name}: {'all checks passed' if not failed else f'{failed} checks failed'}")
     if failed:
         sys.exit(1)
+
+
+@main.command("config-schema")
+def config_schema_command() -> None:
+    """Print the JSON Schema of tournament config files.
+
+    Save it and name it on a config's first line, and TOML editors (Taplo,
+    Even Better TOML) complete and check the file as you type:
+
+    \b
+        arena config-schema > tournament.schema.json
+        #:schema ./tournament.schema.json      (first line of club.toml)
+    """
+    click.echo(json.dumps(config_schema(), indent=2))
 
 
 @main.command()

@@ -78,7 +78,7 @@ def test_manifest_folder_with_build(tmp_path: Path) -> None:
         ("run = 5", "'run' must be the bot's command"),
         ("this is not toml", "not a valid TOML manifest"),
         ('run = "./x"\nbuild = "false"', "build 'false' failed"),
-        ('name = "../b"\nrun = "./x"', "bot name '../b' may hold only letters, digits"),
+        ('name = "../b"\nrun = "./x"', "bot name '../b' does not fit the rule: 1 to 64"),
     ],
 )
 def test_bad_manifests(tmp_path: Path, manifest: str, message: str) -> None:

@@ -431,7 +431,8 @@ command = "{C_BOT}"
     config.write_text(f'[[bots]]\nname = "logs/x"\ncommand = "{C_BOT}"')
     code, output = run_cli("tournament", str(config))
     assert code == 1 and output.strip() == (
-        f"Error: {config}: bot name 'logs/x' may hold only letters, digits, '_', '.' and '-'"
+        f"Error: {config}: bots[1].name: bot name 'logs/x' does not fit the rule: 1 to 64 "
+        "letters, digits, '_', '.' or '-', not starting with '.' or '-'"
     )
 
 

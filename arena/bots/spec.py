@@ -23,7 +23,13 @@ from arena.bots.sandbox import ResourceLimits, SandboxError
 from arena.errors import BotError
 
 MANIFEST = "bot.toml"
-_NAME = re.compile(r"^[A-Za-z0-9_.\-]+$")
+#: A bot's name names its log file and shows in tables, pages and commands:
+#: so it is short, ASCII, needs no quoting, and cannot be a path like ``..``.
+NAME_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,63}$"
+NAME_RULE = "1 to 64 letters, digits, '_', '.' or '-', not starting with '.' or '-'"
+_NAME = re.compile(NAME_PATTERN)
+#: What ``NAME=`` looks like before the name is checked (no space, slash or quote).
+_NAME_LIKE = re.compile(r"^[^\s/=\"']+$")
 #: Extensions of files a bot command names (scripts, archives): such a token must exist.
 _FILE_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".jar", ".rb", ".pl", ".sh", ".lua", ".exe")
 #: Interpreter names replaced by arena's own interpreter: version managers put a
@@ -65,8 +71,8 @@ def parse_bot(text: str, base: Path | None = None) -> BotSpec:
     name = ""
     command = text.strip()
     head, sep, rest = command.partition("=")
-    if sep and _NAME.match(head) and not os.path.exists(base / command):
-        name, command = head, rest.strip()
+    if sep and _NAME_LIKE.match(head) and not os.path.exists(base / command):
+        name, command = check_name(head), rest.strip()
     if not command:
         raise BotError(f"bot {text!r} has no command")
     folder = (base / command).expanduser()
@@ -127,16 +133,16 @@ def build_bot(spec: BotSpec) -> None:
         raise BotError(f"bot {spec.name!r}: the build did not produce an executable {program}")
 
 
-def check_name(name: str, where: str) -> str:
+def check_name(name: str, where: str = "") -> str:
     """``name`` if it can name a bot: it names the bot's log file and shows in pages.
 
     Raises:
-        BotError: for a name with other characters than letters, digits, ``_ . -``.
+        BotError: for a name that breaks :data:`NAME_RULE`.
     """
     if not _NAME.match(name):
-        raise BotError(
-            f"{where}: bot name {name!r} may hold only letters, digits, '_', '.' and '-'"
-        )
+        shown = name if len(name) <= 40 else f"{name[:40]}... ({len(name)} characters)"
+        prefix = f"{where}: " if where else ""
+        raise BotError(f"{prefix}bot name {shown!r} does not fit the rule: {NAME_RULE}")
     return name
 
 
@@ -166,7 +172,7 @@ def _from_manifest(folder: Path, name: str, text: str) -> BotSpec:
         ResourceLimits().merged(limits)
     except SandboxError as error:
         raise BotError(f"{path}: {error}") from None
-    display = name or manifest_name or folder.name
+    display = name or manifest_name or _fitted(folder.name)
     # The build runs in the manifest's folder, so its command needs no resolving.
     build = _split(build_text, str(path)) if build_text else None
     # The program may be produced by the build, so it is checked after building.
@@ -249,7 +255,12 @@ def _resolve_path(token: str, base: Path) -> str:
 
 
 def _derive_name(argv: tuple[str, ...]) -> str:
-    for token in reversed(argv):
-        if os.path.isfile(token):
-            return Path(token).stem
-    return Path(argv[0]).stem
+    """The stem of the last file the command names (else of the program), fitted to
+    :data:`NAME_RULE`: other characters become ``-``, and it is cut to 64."""
+    stem = next((Path(t).stem for t in reversed(argv) if os.path.isfile(t)), Path(argv[0]).stem)
+    return _fitted(stem)
+
+
+def _fitted(text: str) -> str:
+    """``text`` made a name that fits :data:`NAME_RULE`, with room for a ``-N`` suffix."""
+    return re.sub(r"[^A-Za-z0-9_.\-]", "-", text).lstrip(".-")[:60] or "bot"

@@ -36,34 +36,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from arena.bots.sandbox import ResourceLimits, SandboxError
-from arena.bots.spec import BotSpec, check_name, parse_bot, parse_bots
+from arena.bots.spec import BotSpec, parse_bot, parse_bots
 from arena.errors import ArenaError, BotError
-
-KNOWN_KEYS = frozenset(
-    {
-        "name",
-        "players",
-        "deals",
-        "jobs",
-        "pin",
-        "dask",
-        "seed",
-        "move_ms",
-        "bank_ms",
-        "startup_ms",
-        "gauntlet",
-        "schedule",
-        "rounds",
-        "stop_top",
-        "stop_confidence",
-        "max_games",
-        "rules",
-        "limits",
-        "bots",
-        "out",
-    }
-)
+from arena.tournament.config_schema import problems
 
 
 class ConfigError(ArenaError):
@@ -71,51 +46,26 @@ class ConfigError(ArenaError):
 
 
 def load_config(path: Path) -> dict[str, Any]:
-    """Read and check a tournament TOML file.
+    """Read a tournament TOML file and check it against the config schema.
 
     Raises:
-        ConfigError: for an unreadable file, bad TOML, an unknown key or a
-            value of the wrong type.
+        ConfigError: for an unreadable file, text that is not UTF-8, bad TOML,
+            or the first problem the schema finds (an unknown key at any
+            level, a value of the wrong type or out of range), in one line.
     """
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
-        raise ConfigError(f"cannot read {path}: {error.strerror}") from None
+        raise ConfigError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(
+            f"{path} is not UTF-8 text (byte {error.start}): save it as UTF-8"
+        ) from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path} is not valid TOML: {error}") from None
-    unknown = sorted(set(data) - KNOWN_KEYS)
-    if unknown:
-        raise ConfigError(
-            f"{path}: unknown key {unknown[0]!r}; known keys: {', '.join(sorted(KNOWN_KEYS))}"
-        )
-    for key in (
-        "players",
-        "deals",
-        "jobs",
-        "seed",
-        "move_ms",
-        "bank_ms",
-        "startup_ms",
-        "rounds",
-        "stop_top",
-        "max_games",
-    ):
-        if key in data and (not isinstance(data[key], int) or isinstance(data[key], bool)):
-            raise ConfigError(f"{path}: {key} must be a whole number, not {data[key]!r}")
-    confidence = data.get("stop_confidence", 0.5)
-    if not isinstance(confidence, int | float) or isinstance(confidence, bool):
-        raise ConfigError(f"{path}: stop_confidence must be a number, not {confidence!r}")
-    if "pin" in data and not isinstance(data["pin"], bool):
-        raise ConfigError(f"{path}: pin must be true or false, not {data['pin']!r}")
-    for key in ("name", "gauntlet", "out", "dask", "schedule"):
-        if key in data and not isinstance(data[key], str):
-            raise ConfigError(f"{path}: {key} must be a string, not {data[key]!r}")
-    for key in ("rules", "limits"):
-        if key in data and not isinstance(data[key], dict):
-            raise ConfigError(f"{path}: [{key}] must be a table")
-    bots = data.get("bots", [])
-    if not isinstance(bots, list) or not all(isinstance(b, dict) for b in bots):
-        raise ConfigError(f"{path}: bots must be [[bots]] tables with name and command")
+    problem = problems(data)
+    if problem is not None:
+        raise ConfigError(f"{path}: {problem}")
     return data
 
 
@@ -123,26 +73,13 @@ def config_bots(data: dict[str, Any], path: Path) -> list[BotSpec]:
     """The ``[[bots]]`` of a config file, commands resolved against the file's folder.
 
     Raises:
-        ConfigError: for a bot without a command, or with bad limits.
         BotError: for a bot that cannot be started at all.
     """
     specs = []
-    for index, entry in enumerate(data.get("bots", []), start=1):
-        command = entry.get("command")
-        if not isinstance(command, str) or not command.strip():
-            raise ConfigError(f"{path}: bot {index} has no command")
-        name = entry.get("name")
-        if name is not None and not isinstance(name, str):
-            raise ConfigError(f"{path}: the name of bot {index} must be a string")
-        text = f"{check_name(name, str(path))}={command}" if name else command
-        spec = parse_bot(text, path.parent)
+    for entry in data.get("bots", []):  # shapes, names and limits: checked by the schema
+        command, name = entry["command"], entry.get("name")
+        spec = parse_bot(f"{name}={command}" if name else command, path.parent)
         limits = entry.get("limits", {})
-        if not isinstance(limits, dict):
-            raise ConfigError(f"{path}: limits of bot {spec.name!r} must be a table")
-        try:
-            ResourceLimits().merged(limits)
-        except SandboxError as error:
-            raise ConfigError(f"{path}: bot {spec.name!r}: {error}") from None
         specs.append(replace(spec, limits=tuple(sorted({**dict(spec.limits), **limits}.items()))))
     return _unique(specs)
 
