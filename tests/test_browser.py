@@ -11,6 +11,7 @@ import copy
 import itertools
 import random
 import shutil
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -473,6 +474,20 @@ def test_the_report_in_a_browser(browser: Browser, tmp_path: Path) -> None:
     assert requests == [], "the page loads nothing"
 
 
+def renamed(folder: Path, old: str, new: str) -> None:
+    """Rename a bot everywhere in a results folder: every text column, every replay."""
+    with sqlite3.connect(folder / "results.sqlite") as db:
+        tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        for table in tables:
+            for column in db.execute(f"PRAGMA table_info({table})").fetchall():
+                if column[2].upper() == "TEXT":
+                    db.execute(
+                        f"UPDATE {table} SET {column[1]} = replace({column[1]}, ?, ?)", (old, new)
+                    )
+    for replay in (folder / "replays").glob("*.jsonl"):
+        replay.write_text(replay.read_text().replace(f'"{old}', f'"{new}'))
+
+
 def test_a_bot_name_cannot_break_the_report(browser: Browser, tmp_path: Path) -> None:
     hostile = tmp_path / "<!--<script>"
     hostile.mkdir()
@@ -482,6 +497,10 @@ def test_a_bot_name_cannot_break_the_report(browser: Browser, tmp_path: Path) ->
     code, output = run_cli("tournament", *bots, "--bot", str(hostile), "--players", "3",
                            "--deals", "1", "--out", str(club), "--quiet")  # fmt: skip
     assert code == 0, output
+    assert "script- " in run_cli("leaderboard", str(club))[1], "the folder's name, fitted"
+    # Names now fit a rule without HTML in it; a folder written before the rule, or
+    # edited by hand, may still hold one, so the report must escape it.
+    renamed(club, "script-", "<!--<script>")
     code, output = run_cli("report", str(club))
     assert code == 0, output
     requests: list[str] = []
