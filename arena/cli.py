@@ -35,7 +35,13 @@ from arena.report.narrate import narrate
 from arena.report.replay_view import viewer_page
 from arena.report.tournament_report import MAX_REPLAYS, report_page
 from arena.simulate import random_game
-from arena.tournament.config import command_line_bots, config_bots, load_config
+from arena.tournament.config import (
+    command_line_bots,
+    config_bots,
+    load_config,
+    results_folder,
+    tournament_name,
+)
 from arena.tournament.config_schema import config_schema
 from arena.tournament.ratings import StopRule
 from arena.tournament.runner import (
@@ -678,8 +684,8 @@ def tournament(
         stop=stop,
     )
     cap = max_games or data.get("max_games", MAX_GAMES)
-    label = name or data.get("name") or (config_file.stem if config_file else "tournament")
-    folder = out or (Path(data["out"]) if "out" in data else Path("results") / label)
+    label = domain(partial(tournament_name, name, data, config_file))
+    folder = domain(partial(results_folder, label, out, data))
     if dry_run:  # the plan however large, and whether it would be refused; nothing built
         refusals = []
         try:

@@ -176,3 +176,29 @@ def test_a_long_bot_name_is_one_line_and_makes_no_folder(
         "letters, digits, '_', '.' or '-', not starting with '.' or '-'"
     )
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--out", "afile/sub"], "results folder afile/sub: afile is a file, not a folder"),
+        (["--name", "../../x"], "name '../../x' is not one folder name (results go to results/"),
+        (["--name", ".."], "name '..' is not one folder name"),
+        (["--out", "/proc/arena-x"], "cannot make the results folder /proc/arena-x: No such file"),
+    ],
+)
+def test_a_results_folder_that_cannot_be_made_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, extra: list[str], message: str
+) -> None:
+    here = tmp_path / "deep" / "here"
+    here.mkdir(parents=True)
+    (here / "afile").write_text("keep")
+    monkeypatch.chdir(here)
+    result = CliRunner().invoke(
+        main, ["tournament", "--bot", C_BOT, "--bot", C_BOT, "--players", "2", "--quiet", *extra]
+    )
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith(f"Error: {message}"), result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["afile", "deep", "here"]
+    assert (here / "afile").read_text() == "keep"

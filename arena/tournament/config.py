@@ -31,6 +31,7 @@ limits = { cpu_s = 120 }            # optional, this bot only
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import replace
 from pathlib import Path
@@ -82,6 +83,45 @@ def config_bots(data: dict[str, Any], path: Path) -> list[BotSpec]:
         limits = entry.get("limits", {})
         specs.append(replace(spec, limits=tuple(sorted({**dict(spec.limits), **limits}.items()))))
     return _unique(specs)
+
+
+def tournament_name(name: str | None, data: dict[str, Any], config_file: Path | None) -> str:
+    """The tournament's name: ``--name``, the config's ``name``, the config file's stem,
+    or ``tournament``.
+
+    Raises:
+        ConfigError: for a name that is not one folder name (results go to
+            ``results/<name>``; ``--out`` puts them anywhere).
+    """
+    label = name or data.get("name") or (config_file.stem if config_file else "tournament")
+    if label in {".", ".."} or "/" in label or "\\" in label or "\0" in label:
+        raise ConfigError(
+            f"name {label!r} is not one folder name (results go to results/<name>); "
+            "to put them elsewhere use --out DIR"
+        )
+    return str(label)
+
+
+def results_folder(label: str, out: Path | None, data: dict[str, Any]) -> Path:
+    """Where results go: ``--out``, the config's ``out``, else ``results/<label>``.
+
+    Checked before anything runs, so a folder that cannot be made is one
+    line, not a traceback after the bots were built.
+
+    Raises:
+        ConfigError: when the folder, or the nearest part of its path that
+            exists, is a file, or cannot be written.
+    """
+    folder = out or (Path(data["out"]) if "out" in data else Path("results") / label)
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ConfigError(f"results folder {folder}: {existing} is a file, not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        what = "is not writable" if existing == folder else f"cannot be made in {existing}"
+        raise ConfigError(f"results folder {folder} {what}")
+    return folder
 
 
 def command_line_bots(texts: list[str]) -> list[BotSpec]:

@@ -187,7 +187,10 @@ class Store:
         """
         path = folder / DATABASE
         exists = path.exists()
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StoreError(f"cannot make the results folder {folder}: {error.strerror}") from None
         try:
             db = sqlite3.connect(path, isolation_level=None)
             db.execute("PRAGMA journal_mode=WAL")
