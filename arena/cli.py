@@ -26,6 +26,7 @@ from arena.bots.selftest import ATTACKS, run_attacks
 from arena.bots.spec import build_bot, parse_bots
 from arena.checkbot import check_bot
 from arena.errors import ArenaError
+from arena.files import check_makeable
 from arena.game.rules import OPTION_NAMES, Rules, parse_rule_assignment
 from arena.protocol import Limits
 from arena.referee import play_game, read_replay, write_replay
@@ -314,6 +315,10 @@ def play(
         raise click.UsageError("the number of players is the number of bots given")
     game_rules = build_rules(len(specs), assignments)
     limits = Limits(startup_ms=startup_ms, move_ms=move_ms, bank_ms=bank_ms)
+    if replay_path is not None:  # before the game: its replay must have a place to go
+        domain(partial(check_makeable, replay_path, "--replay", folder=False))
+    if log_dir is not None:
+        domain(partial(check_makeable, log_dir, "--logs", folder=True))
     sandbox = sandbox_for(required, no_sandbox)
     resources = resource_overrides(resource_limits)
     for spec in specs:
@@ -337,8 +342,12 @@ def play(
     finally:
         for player in players:
             player.close()
+    unwritten = None
     if replay_path is not None:
-        write_replay(replay_path, result.lines)
+        try:
+            write_replay(replay_path, result.lines)
+        except OSError as error:  # checked before the game, but a disk can fill up
+            unwritten = f"cannot write the replay {replay_path}: {error.strerror}"
     names = list(result.names)
     if not quiet:
         click.echo(f"Seed {seed}: " + ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
@@ -351,6 +360,8 @@ def play(
         f"; {names[s]} faulted ({f.kind.value})" for s, f in sorted(result.faults.items())
     )
     click.echo(f"Result (seed {seed}): {places}{faults}")
+    if unwritten:
+        raise click.ClickException(f"{unwritten} (--seed {seed} plays the same game again)")
     if replay_path is not None and not quiet:
         click.echo(f"Replay written to {replay_path}")
 

@@ -190,3 +190,35 @@ def test_the_search_bot_passes_check_bot_at_100_ms() -> None:
     result = CliRunner().invoke(main, ["check-bot", bot, "--games", "2", "--move-ms", "100"])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[-1].endswith("all checks passed")
+
+
+def test_a_replay_path_that_cannot_be_made_is_refused_before_the_game(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("keep")
+    for option, path in (("--replay", "afile/game.jsonl"), ("--logs", "afile/logs")):
+        result = CliRunner().invoke(
+            main, ["play", C_BOT, C_BOT, "--seed", "3", option, str(tmp_path / path)]
+        )
+        assert result.exit_code == 1, result.output
+        assert result.stderr.strip() == (
+            f"Error: {option} {tmp_path / path}: {tmp_path / 'afile'} is a file, not a folder"
+        )
+        assert "Result" not in result.output, "no game was played"
+    assert [p.name for p in tmp_path.iterdir()] == ["afile"]
+
+
+def test_a_replay_that_fails_to_write_keeps_the_result(tmp_path: Path) -> None:
+    """Where the check cannot tell (a full disk: /dev/full), the result is printed, then
+    one line that says how to play the same game again."""
+    long = tmp_path / f"{'g' * 300}.jsonl"
+    result = CliRunner().invoke(main, ["play", C_BOT, C_BOT, "--replay", str(long)])
+    assert result.exit_code == 1, result.output
+    assert result.stderr.strip() == f"Error: --replay {long}: File name too long"
+    result = CliRunner().invoke(
+        main, ["play", C_BOT, C_BOT, "--seed", "3", "--quiet", "--replay", "/dev/full"]
+    )
+    assert result.exit_code == 1
+    assert result.stdout.startswith("Result (seed 3): 1. ")
+    assert result.stderr.strip() == (
+        "Error: cannot write the replay /dev/full: No space left on device "
+        "(--seed 3 plays the same game again)"
+    )

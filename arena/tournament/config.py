@@ -31,7 +31,6 @@ limits = { cpu_s = 120 }            # optional, this bot only
 
 from __future__ import annotations
 
-import os
 import tomllib
 from dataclasses import replace
 from pathlib import Path
@@ -39,6 +38,7 @@ from typing import Any
 
 from arena.bots.spec import BotSpec, parse_bot, parse_bots
 from arena.errors import ArenaError, BotError
+from arena.files import check_makeable
 from arena.tournament.config_schema import problems
 
 
@@ -109,18 +109,11 @@ def results_folder(label: str, out: Path | None, data: dict[str, Any]) -> Path:
     line, not a traceback after the bots were built.
 
     Raises:
-        ConfigError: when the folder, or the nearest part of its path that
+        PathError: when the folder, or the nearest part of its path that
             exists, is a file, or cannot be written.
     """
     folder = out or (Path(data["out"]) if "out" in data else Path("results") / label)
-    existing = folder
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
-    if not existing.is_dir():
-        raise ConfigError(f"results folder {folder}: {existing} is a file, not a folder")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        what = "is not writable" if existing == folder else f"cannot be made in {existing}"
-        raise ConfigError(f"results folder {folder} {what}")
+    check_makeable(folder, "results folder", folder=True)
     return folder
 
 
