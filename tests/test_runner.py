@@ -256,3 +256,22 @@ def test_a_worker_keeps_at_most_its_live_bound_of_bot_processes(tmp_path: Path) 
     assert most <= 3
     assert seats.started >= 15, "every table of a round seats two bots not seen lately"
     assert wait_for_no_leftovers(marker) == []
+
+
+def test_jobs_are_capped_by_tables_at_once_and_by_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.bots.spec import BotSpec  # noqa: PLC0415
+    from arena.tournament import runner  # noqa: PLC0415
+
+    bots = tuple(BotSpec(f"b{n}", ("true",), "test") for n in range(40))
+    league = runner.Tournament(
+        bots=bots, players=4, deals=1, seed=0, rules=Rules(players=4), limits=Limits(),
+        schedule="sampled", rounds=3,
+    )  # fmt: skip
+    monkeypatch.setattr(runner, "_available_mib", lambda: 100_000)
+    assert runner.usable_jobs(league, 8) == (8, None)
+    assert runner.usable_jobs(league, 50) == (
+        10,
+        "--jobs 50: 10 tables can be played at once, so 10 jobs",
+    )
+    monkeypatch.setattr(runner, "_available_mib", lambda: 500)  # 500 // (48 + 4 * 16) = 4
+    assert runner.usable_jobs(league, 8) == (4, "--jobs 8: 500 MiB of memory available hold 4 jobs")

@@ -538,3 +538,18 @@ def test_a_league_of_real_bots_grows_and_updates_a_bot(tmp_path: Path) -> None:
     code, output = run_cli("tournament", *six, "--players", "3", "--deals", "1",
                            "--out", str(tmp_path / "l"), "--quiet")  # fmt: skip
     assert code == 1 and "holds another tournament (schedule: 'swiss' there, None now)" in output
+
+
+def test_more_jobs_than_tables_are_capped_in_one_line(tmp_path: Path) -> None:
+    """--jobs 999 once spawned 999 workers for one table (minutes, gigabytes): now one."""
+    args = [*BOTS[:6], "--players", "3", "--deals", "1", "--jobs", "999"]
+    done = subprocess.run(
+        [sys.executable, "-m", "arena", "tournament", *args, "--out", str(tmp_path), "--quiet"],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == "--jobs 999: 1 table can be played at once, so 1 job"
+    assert done.stdout.startswith("Done: 3/3 games")

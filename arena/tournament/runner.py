@@ -413,6 +413,47 @@ class Executor(Protocol):
         ...
 
 
+#: Memory a pool worker takes before its bots (Python and arena's modules: ~30 MiB
+#: measured), with room to spare; and what one live bot is counted at.
+WORKER_MIB = 48
+BOT_MIB = 16
+
+
+def usable_jobs(tournament: Tournament, jobs: int) -> tuple[int, str | None]:
+    """``jobs``, or fewer where more could not work, and why (None: not capped).
+
+    A worker plays a table at a time, so more workers than the tables one
+    round can offer at once only wait; and each worker with its bots takes
+    memory, so no more start than the memory available holds (999 spawned
+    workers were minutes of start-up and gigabytes before the first game).
+    """
+    plan = tournament.plan()
+    table = tournament.deals * tournament.players
+    tables = max(1, (plan.per_round or plan.games) // table)
+    available = _available_mib()
+    memory = max(1, available // (WORKER_MIB + tournament.players * BOT_MIB))
+    if jobs <= min(tables, memory):
+        return jobs, None
+    if tables <= memory:
+        return tables, (
+            f"--jobs {jobs}: {tables:,} table{'s' * (tables != 1)} can be played at once, "
+            f"so {tables:,} job{'s' * (tables != 1)}"
+        )
+    return memory, f"--jobs {jobs}: {available:,} MiB of memory available hold {memory:,} jobs"
+
+
+def _available_mib() -> int:
+    """MemAvailable of /proc/meminfo in MiB (where there is none: as if plenty)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as info:
+            for line in info:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) // 1024
+    except OSError:  # no /proc here: the memory cap does not apply
+        return 1 << 30
+    return 1 << 30
+
+
 def run(
     tournament: Tournament,
     store: Store,
@@ -442,7 +483,11 @@ def run(
     setup = Setup.of(tournament, sandbox, store.folder, required)
     start = time.monotonic()
     played = starts = 0
-    executor = executor or LocalExecutor(jobs, pin=pin)
+    if executor is None:
+        jobs, capped = usable_jobs(tournament, jobs)
+        if capped and notice:
+            notice(capped)
+        executor = LocalExecutor(jobs, pin=pin)
     with executor.play(setup, feed, disabled) as results:
         for finished in results:
             store.finish(finished)
