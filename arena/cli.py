@@ -35,6 +35,7 @@ from arena.report.leaderboard import render_document
 from arena.report.narrate import narrate
 from arena.report.replay_view import viewer_page
 from arena.report.tournament_report import MAX_REPLAYS, report_page
+from arena.signals import Stopped, exit_status, stop_like_ctrl_c
 from arena.simulate import random_game
 from arena.tournament.config import (
     command_line_bots,
@@ -173,6 +174,11 @@ def write_page(target: Path, text: str) -> None:
         target.write_text(text, encoding="utf-8")
     except OSError as error:
         raise click.ClickException(f"cannot write {target}: {error.strerror}") from None
+
+
+def stopped_by(interrupt: KeyboardInterrupt) -> str:
+    """``Interrupted`` for Ctrl-C, ``Stopped by SIGTERM`` (or SIGHUP) for the others."""
+    return f"Stopped by {interrupt}" if isinstance(interrupt, Stopped) else "Interrupted"
 
 
 def protections(required: str) -> list[str]:
@@ -730,6 +736,7 @@ def tournament(
         click.echo(f"\n{text}", err=True)
 
     with ExitStack() as stack:
+        stack.enter_context(stop_like_ctrl_c())
         executor: DaskExecutor | None = None
         layers = None
         if address:
@@ -737,9 +744,11 @@ def tournament(
                 executor = stack.enter_context(closing(cluster_for(address, notice)))
                 setup = Setup.of(event, sandbox, folder, wanted)
                 layers = domain(partial(executor.check, setup, pin=chosen_pin))
-            except KeyboardInterrupt:
-                click.echo("Interrupted before any game: nothing was written.", err=True)
-                sys.exit(130)
+            except KeyboardInterrupt as interrupt:
+                click.echo(
+                    f"{stopped_by(interrupt)} before any game: nothing was written.", err=True
+                )
+                sys.exit(exit_status(interrupt))
             if not quiet:
                 count = len(executor.workers)
                 threads = sum(worker.nthreads for worker in executor.workers.values())
@@ -768,15 +777,15 @@ def tournament(
                 executor=executor,
                 required=wanted,
             )
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as interrupt:
             if bar:
                 bar.finish()
             click.echo(
-                f"Interrupted: {store.done()} of {store.total()} games are saved in {folder}. "
-                f"Resume with: {resume_command()}",
+                f"{stopped_by(interrupt)}: {store.done()} of {store.total()} games are saved in "
+                f"{folder}. Resume with: {resume_command()}",
                 err=True,
             )
-            sys.exit(130)
+            sys.exit(exit_status(interrupt))
         except ArenaError as error:
             if bar:
                 bar.finish()

@@ -553,3 +553,43 @@ def test_more_jobs_than_tables_are_capped_in_one_line(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stderr.strip() == "--jobs 999: 1 table can be played at once, so 1 job"
     assert done.stdout.startswith("Done: 3/3 games")
+
+
+@pytest.mark.parametrize(
+    ("signum", "status", "words"),
+    [
+        (signal.SIGINT, 130, "Interrupted"),
+        (signal.SIGTERM, 143, "Stopped by SIGTERM"),
+        (signal.SIGHUP, 129, "Stopped by SIGHUP"),
+    ],
+)
+def test_a_signal_to_the_whole_group_stops_like_ctrl_c(
+    tmp_path: Path, signum: int, status: int, words: str
+) -> None:
+    """Ctrl-C in a terminal, a closed terminal, or a service manager's stop signal the
+    whole process group (coordinator, workers, bots): one line, no traceback, resumable."""
+    folder = tmp_path / "stopped"
+    c_bots = [arg for name in "abcd" for arg in ("--bot", f"{name}={C_BOT}")]
+    args = [*c_bots, "--players", "2", "--deals", "100", "--jobs", "2", "--out", str(folder)]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "arena", "tournament", *args, "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    done = 0
+    while time.monotonic() < deadline and done < 50:
+        time.sleep(0.1)
+        if (folder / "results.sqlite").exists():
+            with sqlite3.connect(folder / "results.sqlite") as db:
+                done = db.execute("SELECT count(*) FROM games WHERE status = 'done'").fetchone()[0]
+    os.killpg(child.pid, signum)
+    _, stderr = child.communicate(timeout=60)
+    assert child.returncode == status, stderr
+    assert len(stderr.strip().splitlines()) == 1, stderr
+    assert stderr.startswith(f"{words}: ") and "Resume with: arena tournament " in stderr
+    code, output = run_cli("tournament", *args, "--quiet")
+    assert code == 0, output
+    assert output.startswith("Done: 1200/1200 games")

@@ -34,6 +34,7 @@ from arena.errors import BotFault, FaultKind
 from arena.game import Rules
 from arena.protocol import Limits
 from arena.referee import GameResult, Player, play_game, write_replay
+from arena.signals import ignore_interrupts
 from arena.tournament.feed import Feed
 from arena.tournament.ratings import Environment, StopRule
 from arena.tournament.schedule import (
@@ -787,6 +788,7 @@ def _init_worker(setup: Setup, counter: Any = None, cpus: Sequence[int] | None =
         become_subreaper()  # the bots' orphans are this worker's to kill and reap
     _STATE["seats"] = Seats(setup, log_dir=setup.folder / "logs", sandbox=setup.sandbox)
     if multiprocessing.parent_process() is not None:
+        ignore_interrupts()
         Finalize(None, _close_players, exitpriority=10)
 
 
