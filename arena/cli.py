@@ -874,9 +874,13 @@ def report(folder: Path, output: Path | None, max_replays: int) -> None:
         arena report results/demo -o demo.html && xdg-open demo.html
     """
     store = domain(lambda: open_existing(folder))
+    title = f"Tournament: {folder.resolve().name}"
     try:
-        made = report_page(
-            store, folder, f"Tournament: {folder.resolve().name}", max_replays=max_replays
+        domain(partial(store.check, full=True))
+        made = domain(
+            partial(
+                store.guarded, partial(report_page, store, folder, title, max_replays=max_replays)
+            )
         )
     finally:
         store.close()
@@ -915,9 +919,11 @@ def leaderboard(folder: Path, fmt: str, pairwise: bool, top: int | None) -> None
     """
     store = domain(lambda: open_existing(folder))
     try:
-        rows = store.standings()[:top]
-        pairs = store.pairwise({row["bot"] for row in rows}) if pairwise else {}
-        done, total = store.done(), store.total()
+        domain(partial(store.check, full=False))
+        rows = domain(partial(store.guarded, lambda: store.standings()[:top]))
+        bots = {row["bot"] for row in rows}
+        pairs = domain(partial(store.guarded, partial(store.pairwise, bots))) if pairwise else {}
+        done, total = domain(partial(store.guarded, lambda: (store.done(), store.total())))
     finally:
         store.close()
     if fmt == "html":

@@ -582,9 +582,11 @@ def test_a_signal_to_the_whole_group_stops_like_ctrl_c(
     done = 0
     while time.monotonic() < deadline and done < 50:
         time.sleep(0.1)
-        if (folder / "results.sqlite").exists():
-            with sqlite3.connect(folder / "results.sqlite") as db:
+        try:
+            with sqlite3.connect(f"file:{folder / 'results.sqlite'}?mode=ro", uri=True) as db:
                 done = db.execute("SELECT count(*) FROM games WHERE status = 'done'").fetchone()[0]
+        except sqlite3.OperationalError:  # not made yet, or its tables not yet
+            continue
     os.killpg(child.pid, signum)
     _, stderr = child.communicate(timeout=60)
     assert child.returncode == status, stderr
@@ -593,3 +595,35 @@ def test_a_signal_to_the_whole_group_stops_like_ctrl_c(
     code, output = run_cli("tournament", *args, "--quiet")
     assert code == 0, output
     assert output.startswith("Done: 1200/1200 games")
+
+
+def damage(folder: Path, table: str) -> None:
+    """Overwrite the root page of ``table`` in the folder's results.sqlite with garbage."""
+    path = folder / "results.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        size = db.execute("PRAGMA page_size").fetchone()[0]
+        root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (table,)).fetchone()
+    with path.open("r+b") as file:
+        file.seek((root[0] - 1) * size)
+        file.write(b"\xde\xad\xbe\xef" * (size // 4))
+
+
+def test_a_damaged_store_is_named_and_never_changed(tmp_path: Path) -> None:
+    args = [*BOTS, "--players", "3", "--deals", "2", "--quiet"]
+    for name in ("board", "games"):
+        assert run_cli("tournament", *args, "--out", str(tmp_path / name))[0] == 0
+    damaged = "is damaged (database disk image is malformed): nothing was changed"
+    # The leaderboard checks the tables it reads (fast on any folder) ...
+    damage(tmp_path / "board", "standings")
+    code, output = run_cli("leaderboard", str(tmp_path / "board"))
+    assert code == 1 and damaged in output and len(output.strip().splitlines()) == 1, output
+    # ... a report and a resume check the whole file, and a resume changes nothing.
+    damage(tmp_path / "games", "games")
+    before = fingerprint(tmp_path / "games")
+    for command in (["report", str(tmp_path / "games")],
+                    ["tournament", *args, "--out", str(tmp_path / "games")]):  # fmt: skip
+        code, output = run_cli(*command)
+        assert code == 1 and damaged in output and len(output.strip().splitlines()) == 1, output
+    assert fingerprint(tmp_path / "games") == before
+    assert not (tmp_path / "games" / "report.html").exists()

@@ -16,11 +16,12 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from arena.errors import ArenaError
 from arena.tournament.ratings import Environment, rate
@@ -30,7 +31,11 @@ from arena.tournament.schedule import ScheduledGame
 #: each round's standings have tables of their own. Folders of version 1 are read as
 #: they are, and migrated when resumed.
 SCHEMA_VERSION = 2
+T = TypeVar("T")
+
 DATABASE = "results.sqlite"
+#: The tables ``arena leaderboard`` reads: small, so a quick check of them costs little.
+BOARD_TABLES = ("meta", "bots", "standings", "pairs")
 
 SCHEMA = """
 CREATE TABLE meta (
@@ -202,6 +207,7 @@ class Store:
         except (sqlite3.Error, json.JSONDecodeError, KeyError, TypeError) as error:
             raise StoreError(f"{path}: not a usable results store: {error}") from None
         if exists:
+            store.check(full=True)  # a damaged store is refused before anything is written
             store._check_same(config, bots, growable)
             if store.meta("schema_version") == 1:
                 store._migrate_v1()
@@ -553,6 +559,50 @@ class Store:
         """Mark a bot disabled (its remaining games are forfeits)."""
         with self._transaction():
             self.db.execute("UPDATE bots SET disabled_reason = ? WHERE name = ?", (reason, bot))
+
+    def check(self, *, full: bool) -> None:
+        """Refuse a damaged ``results.sqlite``.
+
+        ``full``: SQLite's integrity check of the whole file (a resume, a
+        report). Otherwise a quick check of the small tables a leaderboard
+        reads, so that it stays fast on a folder of a million games; what
+        it does not cover, its reads meet (see :meth:`guarded`).
+
+        Raises:
+            StoreError: naming the first problem SQLite found.
+        """
+        pragmas = (
+            ["PRAGMA integrity_check(4)"]
+            if full
+            else [f"PRAGMA quick_check({table})" for table in BOARD_TABLES]
+        )
+        for pragma in pragmas:
+            found = self.guarded(partial(self._problems, pragma))
+            if found != ["ok"]:
+                raise self._damaged("; ".join(found))
+
+    def _problems(self, pragma: str) -> list[str]:
+        """The lines of an integrity check, less its headings (``*** in database main ***``)."""
+        lines = [line for (text,) in self.db.execute(pragma) for line in str(text).splitlines()]
+        return [line for line in lines if not line.startswith("***")] or lines
+
+    def guarded(self, read: Callable[[], T]) -> T:
+        """``read()``, with SQLite finding the file damaged turned into one clear error.
+
+        Raises:
+            StoreError: when SQLite reports the database file malformed or not a database.
+        """
+        try:
+            return read()
+        except sqlite3.DatabaseError as error:
+            raise self._damaged(str(error)) from None
+
+    def _damaged(self, problem: str) -> StoreError:
+        first = problem.splitlines()[0] if problem else "unknown"
+        return StoreError(
+            f"{self.folder / DATABASE} is damaged ({first}): nothing was changed; restore it "
+            "from a copy, or start a new folder"
+        )
 
     def close(self) -> None:
         """Close the database."""
