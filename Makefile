@@ -70,7 +70,7 @@ bench: $(STAMP) $(C_BOT)
 	$(BIN)/python benchmarks/field.py board
 
 # Games until each schedule's leaderboard is right, fields of known strength (in-process), and
-# one league of real processes that must agree with its in-process twin: about 35 minutes.
+# one league of real processes that must agree with its in-process twin: about an hour.
 bench-convergence: $(STAMP)
 	$(BIN)/python benchmarks/field.py convergence
 	$(BIN)/python benchmarks/field.py agree

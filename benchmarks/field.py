@@ -274,7 +274,7 @@ def scale(args: argparse.Namespace) -> None:
 #: The strengths: the share of random moves of each level (0: the greedy bot, 1: random).
 EPS = tuple(round(level / 7, 3) for level in range(8))
 #: Games a run may play at most (a 16-bot round-robin at 4 seats, 1 deal: 7,280).
-BUDGET = {16: 7280, 64: 6400}
+BUDGET = {16: 7280, 64: 12800}
 #: The stop rule measured (top K, confidence) on the 8 strengths, one bot each, and its budget.
 STOP_RULE = (2, 0.9)
 STOP_BUDGET = 2400
