@@ -25,7 +25,7 @@ from arena.game import Rules
 from arena.protocol import Limits
 from arena.tournament.ratings import StopRule
 from arena.tournament.runner import Games, Setup, Tournament, open_store, run
-from arena.tournament.schedule import ScheduleError
+from arena.tournament.schedule import ScheduleError, round_robin_games
 from arena.tournament.store import Finished, Store, open_existing
 
 
@@ -369,3 +369,29 @@ def test_a_gauntlet_bot_of_a_league_can_be_updated(tmp_path: Path) -> None:
     assert all(table[0] == "b000@2" for table in tables[3] + tables[4])
     store = league(5)  # and on the next rerun, without --update
     assert all(table[0] == "b000@2" for table in dict(store.scheduled_tables())[5])
+
+
+def test_a_large_round_is_stored_a_chunk_at_a_time_and_resumes_mid_round(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """5 bots at 4 seats make one round-robin block of 5 tables: with 60 deal sets that is
+    1,200 games, stored CHUNK at a time (never the whole plan), killed and resumed mid-round."""
+    from arena.tournament import feed  # noqa: PLC0415
+
+    monkeypatch.setattr(feed, "CHUNK", 100)
+    event = tournament(5, deals=60)
+    whole = snapshot(play(event, tmp_path / "whole", Shuffled(8, order_seed=2)))
+    store = open_store(event, tmp_path / "cut", None)
+    with pytest.raises(KeyboardInterrupt):
+        run(event, store, sandbox=None, executor=Shuffled(8, order_seed=5, stop_after=350))
+    assert store.rounds() == [(1, 0, 1199)]
+    assert 350 <= store.total() <= 350 + 8 + 100, "stored: what was handed out and one chunk"
+    store.close()
+    resumed = play(event, tmp_path / "cut", Shuffled(3, order_seed=7))
+    assert resumed.done() == 1200
+    assert snapshot(resumed) == whole
+    reference = round_robin_games([b.name for b in bots(5)], players=4, deals=60, seed=11)
+    stored = resumed.db.execute("SELECT ordinal, id, seed, deal_set FROM games ORDER BY ordinal")
+    assert [tuple(row) for row in stored] == [
+        (g.ordinal, g.game_id, g.seed, g.deal_set) for g in reference
+    ]

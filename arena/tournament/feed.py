@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from arena.tournament.ratings import StopRule
@@ -28,6 +29,21 @@ from arena.tournament.store import Store
 
 #: Games left in the queue below which the next round is made ahead of need (when it may be).
 AHEAD = 32
+#: Most games stored (and queued in memory) at once: a round larger than this (a block of a
+#: round-robin with many deal sets) is stored a chunk at a time as it is played.
+CHUNK = 4096
+
+
+@dataclass
+class _Partial:
+    """A round whose games are stored a chunk at a time: where it stands."""
+
+    number: int
+    tables: list[tuple[str, ...]]
+    first_ordinal: int
+    first_deal_set: int
+    size: int
+    stored: int
 
 
 class Feed:
@@ -63,6 +79,8 @@ class Feed:
         self.deal_set = store.next_deal_set()
         rounds = store.rounds()
         self.number = rounds[-1][0] if rounds else 0
+        #: The last round, while only part of its games is stored.
+        self.partial: _Partial | None = None
         #: Round boundaries up to this one were checked by the stop rule already (kept in
         #: the store: a resume must not check again a boundary where a lifted stop held).
         self.checked = int(store.meta("stop_checked", 0))
@@ -75,9 +93,18 @@ class Feed:
                 self.checked = int(stopped["after_round"])
                 store.set_meta("stop_checked", self.checked)
                 store.set_meta("stopped", None)
-        if not self.complete:
-            for _, tables in store.scheduled_tables():
+        last_tables: list[tuple[str, ...]] = []
+        for _, tables in store.scheduled_tables():
+            last_tables = tables
+            if not self.complete:
                 strategy.replay(tables)
+        if rounds and rounds[-1][2] >= self.scheduled:  # the last round is partly stored
+            number, first, last = rounds[-1]
+            self.partial = _Partial(
+                number, last_tables, first, store.first_deal_set(first), last - first + 1,
+                self.scheduled - first,
+            )  # fmt: skip
+            self.deal_set = self.partial.first_deal_set + len(last_tables) * deals
 
     def take(self, count: int) -> list[ScheduledGame]:
         """Up to ``count`` games that may be played now, in schedule order (maybe none yet)."""
@@ -139,7 +166,10 @@ class Feed:
         return {"rounds": plan.rounds, "stop": rule}
 
     def _schedule_next(self) -> bool:
-        """Make and store the next round; False when none may be made now (or ever)."""
+        """Store the next chunk of a round, or make and store the next round; False when
+        none may be made now (or ever)."""
+        if self.partial is not None:
+            return self._store_chunk(self.partial)
         if self.complete:
             return False
         number = self.number + 1
@@ -170,21 +200,40 @@ class Feed:
         if tables is None:
             self._end()
             return False
-        games = round_games(
-            tables,
-            number=number,
-            first_ordinal=self.scheduled,
-            first_deal_set=self.deal_set,
-            deals=self.deals,
-            seed=self.seed,
-            ids=self.ids,
-        )
-        made = self.store.schedule_round(number, tables, games)
-        self.queue.extend(made)
-        self.scheduled += len(made)
+        size = len(tables) * self.deals * len(tables[0])
+        partial = _Partial(number, tables, self.scheduled, self.deal_set, size, 0)
+        made = self.store.schedule_round(number, tables, self._chunk(partial), size=size)
+        self._stored(partial, made)
         self.deal_set += len(tables) * self.deals
         self.number = number
         return True
+
+    def _chunk(self, partial: _Partial) -> list[ScheduledGame]:
+        """The next games of ``partial``'s round to store (at most :data:`CHUNK`)."""
+        return list(
+            round_games(
+                partial.tables,
+                number=partial.number,
+                first_ordinal=partial.first_ordinal,
+                first_deal_set=partial.first_deal_set,
+                deals=self.deals,
+                seed=self.seed,
+                ids=self.ids,
+                start=partial.stored,
+                stop=partial.stored + CHUNK,
+            )
+        )
+
+    def _store_chunk(self, partial: _Partial) -> bool:
+        self._stored(partial, self.store.add_games(self._chunk(partial)))
+        return True
+
+    def _stored(self, partial: _Partial, made: list[ScheduledGame]) -> None:
+        """Queue games just stored; the round is partial until all of it is stored."""
+        self.queue.extend(made)
+        self.scheduled += len(made)
+        partial.stored += len(made)
+        self.partial = partial if partial.stored < partial.size else None
 
     def _end(self, *, stopped: dict[str, Any] | None = None) -> None:
         self.complete = True

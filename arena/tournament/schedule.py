@@ -148,26 +148,33 @@ def round_games(
     deals: int,
     seed: int,
     ids: GameIds,
+    start: int = 0,
+    stop: int | None = None,
 ) -> Iterator[ScheduledGame]:
-    """The games of one round's tables, in play order: per table, per deal set, per rotation."""
-    ordinal, deal_set = first_ordinal, first_deal_set
-    for index, table in enumerate(tables):
-        players = len(table)
-        for deal in range(deals):
-            set_seed = deal_set_seed(seed, deal_set)
-            for rotation in range(players):
-                yield ScheduledGame(
-                    ordinal=ordinal,
-                    game_id=ids.game_id(number, index, deal, deal_set, rotation),
-                    deal_set=deal_set,
-                    rotation=rotation,
-                    seed=set_seed,
-                    seats=tuple(table[(seat + rotation) % players] for seat in range(players)),
-                    round=number,
-                    table=index,
-                )
-                ordinal += 1
-            deal_set += 1
+    """The games of one round's tables, in play order: per table, per deal set, per rotation.
+
+    ``start`` and ``stop`` pick a slice of them (the round's game ``start``
+    up to ``stop``), computed directly: a round of a round-robin with many
+    deal sets is stored a chunk at a time, and a resume goes on mid-round.
+    """
+    players = len(tables[0]) if tables else 0
+    per_table = deals * players
+    end = len(tables) * per_table if stop is None else min(stop, len(tables) * per_table)
+    for index in range(start, end):
+        table_index, rest = divmod(index, per_table)
+        deal, rotation = divmod(rest, players)
+        table = tables[table_index]
+        deal_set = first_deal_set + table_index * deals + deal
+        yield ScheduledGame(
+            ordinal=first_ordinal + index,
+            game_id=ids.game_id(number, table_index, deal, deal_set, rotation),
+            deal_set=deal_set,
+            rotation=rotation,
+            seed=deal_set_seed(seed, deal_set),
+            seats=tuple(table[(seat + rotation) % players] for seat in range(players)),
+            round=number,
+            table=table_index,
+        )
 
 
 class GameIds:

@@ -512,33 +512,68 @@ class Store:
             self._rate_prefix()
 
     def schedule_round(
-        self, number: int, tables: Sequence[tuple[str, ...]], games: Iterable[ScheduledGame]
+        self,
+        number: int,
+        tables: Sequence[tuple[str, ...]],
+        games: Iterable[ScheduledGame],
+        *,
+        size: int | None = None,
     ) -> list[ScheduledGame]:
-        """Write round ``number``: its tables and games (one transaction); return the games."""
+        """Write round ``number``: its tables and its first games (one transaction).
+
+        ``size``: the round's games in all, when ``games`` is only its first
+        chunk (the rest follow with :meth:`add_games`); the round's extent is
+        stored whole, so it counts as rated only once all its games are.
+        Returns the games written.
+        """
         made = list(games)
         with self._transaction():
             self.db.execute(
                 "INSERT INTO rounds (round, first_game, last_game, tables, scheduled_at) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (number, made[0].ordinal, made[-1].ordinal, len(tables), time.time()),
+                (
+                    number,
+                    made[0].ordinal,
+                    made[0].ordinal + (size or len(made)) - 1,
+                    len(tables),
+                    time.time(),
+                ),
             )
             self.db.executemany(
                 "INSERT INTO tables (round, table_no, bots) VALUES (?, ?, ?)",
                 [(number, index, json.dumps(list(table))) for index, table in enumerate(tables)],
             )
-            self.db.executemany(
-                "INSERT INTO games (ordinal, id, deal_set, rotation, seed, status, round, "
-                "table_no) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)",
-                [
-                    (g.ordinal, g.game_id, g.deal_set, g.rotation, g.seed, g.round, g.table)
-                    for g in made
-                ],
-            )
-            self.db.executemany(
-                "INSERT INTO seats (game, seat, bot) VALUES (?, ?, ?)",
-                [(g.ordinal, seat, bot) for g in made for seat, bot in enumerate(g.seats)],
-            )
+            self._insert(made)
         return made
+
+    def add_games(self, games: Iterable[ScheduledGame]) -> list[ScheduledGame]:
+        """Write the next chunk of the last round's games (one transaction); return them."""
+        made = list(games)
+        with self._transaction():
+            self._insert(made)
+        return made
+
+    def _insert(self, games: Sequence[ScheduledGame]) -> None:
+        self.db.executemany(
+            "INSERT INTO games (ordinal, id, deal_set, rotation, seed, status, round, "
+            "table_no) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)",
+            [
+                (g.ordinal, g.game_id, g.deal_set, g.rotation, g.seed, g.round, g.table)
+                for g in games
+            ],
+        )
+        self.db.executemany(
+            "INSERT INTO seats (game, seat, bot) VALUES (?, ?, ?)",
+            [(g.ordinal, seat, bot) for g in games for seat, bot in enumerate(g.seats)],
+        )
+
+    def first_deal_set(self, ordinal: int) -> int:
+        """The deal set of game ``ordinal`` (a round's first game: where its deal sets start)."""
+        return int(
+            self.db.execute("SELECT deal_set FROM games WHERE ordinal = ?", (ordinal,)).fetchone()[
+                0
+            ]
+        )
 
     def set_meta(self, key: str, value: Any) -> None:
         """Write a value of the ``meta`` table (None: remove the key), committed at once."""
