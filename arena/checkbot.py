@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.bots.player import ProcessPlayer
+from arena.bots.player import BYE_GRACE_S, ProcessPlayer
 from arena.bots.spec import BotSpec
-from arena.errors import FaultKind
+from arena.errors import BotFault, FaultKind
 from arena.game import Rules
 from arena.game.cards import CARD_INDEX
 from arena.game.decks import DeckSource, StackedDecks, stack_deal
@@ -41,6 +41,8 @@ class _Recorder:
     inner: ProcessPlayer
     asked: list[tuple[str, list[str], str]] = field(default_factory=list)
     slowest_ms: float = 0.0
+    #: The request the bot was last asked and has not answered (None: all answered).
+    waiting: JSON | None = None
     name: str = ""
     description: str = ""
 
@@ -55,7 +57,9 @@ class _Recorder:
         self.inner.deliver(message, line)
 
     def request(self, message: JSON, line: bytes, timeout_s: float) -> tuple[str, float]:
+        self.waiting = message  # still set if no answer comes: the check names it
         move, ms = self.inner.request(message, line, timeout_s)
+        self.waiting = None
         self.asked.append((message["action"], message["legal"], move))
         self.slowest_ms = max(self.slowest_ms, ms)
         return move, ms
@@ -183,67 +187,98 @@ def check_bot(spec: BotSpec, limits: Limits, *, games: int = 20, seed: int = 1) 
         )
         if not handshake:
             return
-        yield Check("plays a standard game", 0 not in first.faults, fault_text(first))
+        silent = first.faults.get(0)
+        if silent is not None and silent.kind is FaultKind.TIMEOUT and not bot.asked:
+            # Every other check needs answers: a bot that gives none fails now, not in minutes.
+            asked = bot.waiting or {}
+            yield Check(
+                "answers requests",
+                False,
+                f"no reply to its first request (game {first.game_id}, request "
+                f"{asked.get('id')}: {asked.get('action')}) within {limits.move_ms} ms + "
+                f"{limits.bank_ms} ms of bank; the other checks need answers",
+            )
+        else:
+            yield Check("plays a standard game", 0 not in first.faults, fault_text(first))
 
-        for label, options in RULE_VARIANTS:
-            result = game(Rules.from_dict(options))
-            yield Check(f"rules: {label}", 0 not in result.faults, fault_text(result))
+            for label, options in RULE_VARIANTS:
+                result = game(Rules.from_dict(options))
+                yield Check(f"rules: {label}", 0 not in result.faults, fault_text(result))
 
-        situations: list[tuple[str, JSON, DeckSource, Callable[[list[str], str], bool]]] = [
-            ("dog: knocks or plays", {}, _dog_decks(), lambda legal, a: "knock" in legal),
-            (
-                "blind dog: plays unseen",
-                {"blind_dog": True},
-                _dog_decks(),
-                lambda legal, a: "blind" in legal,
-            ),
-            (
-                "face-up dog",
-                {"upside_dog": True},
-                _dog_decks(),
-                lambda legal, a: "knock" in legal,
-            ),
-            (
-                "no_picture declaration",
-                {"no_picture": True},
-                _no_picture_decks(),
-                lambda legal, a: a == "no_picture",
-            ),
-        ]
-        for label, options, decks, wanted in situations:
-            before = len(bot.asked)
-            result = game(Rules.from_dict(options), decks)
-            reached = any(wanted(legal, action) for action, legal, _ in bot.asked[before:])
-            if 0 in result.faults:
-                yield Check(label, False, fault_text(result))
-            else:
-                yield Check(label, reached, "" if reached else "the situation was not reached")
+            situations: list[tuple[str, JSON, DeckSource, Callable[[list[str], str], bool]]] = [
+                ("dog: knocks or plays", {}, _dog_decks(), lambda legal, a: "knock" in legal),
+                (
+                    "blind dog: plays unseen",
+                    {"blind_dog": True},
+                    _dog_decks(),
+                    lambda legal, a: "blind" in legal,
+                ),
+                (
+                    "face-up dog",
+                    {"upside_dog": True},
+                    _dog_decks(),
+                    lambda legal, a: "knock" in legal,
+                ),
+                (
+                    "no_picture declaration",
+                    {"no_picture": True},
+                    _no_picture_decks(),
+                    lambda legal, a: a == "no_picture",
+                ),
+            ]
+            for label, options, decks, wanted in situations:
+                before = len(bot.asked)
+                result = game(Rules.from_dict(options), decks)
+                reached = any(wanted(legal, action) for action, legal, _ in bot.asked[before:])
+                if 0 in result.faults:
+                    yield Check(label, False, fault_text(result))
+                else:
+                    yield Check(label, reached, "" if reached else "the situation was not reached")
 
-        starts = player.starts
-        faults: list[str] = []
-        for _ in range(games):
-            result = game(Rules())
-            if 0 in result.faults:
-                faults.append(fault_text(result))
-        restarted = player.starts - starts
-        yield Check(
-            f"survives {games} games in one process",
-            not faults and restarted == 0,
-            faults[0] if faults else f"restarted {restarted} times" if restarted else "",
-        )
-        for kind, label in (
-            (FaultKind.TIMEOUT, "answers in time"),
-            (FaultKind.ILLEGAL, "only legal moves"),
-            (FaultKind.MALFORMED, "well-formed replies with the right ids"),
-            (FaultKind.CRASH, "never crashes"),
-        ):
-            bad = [f.detail for f in all_faults if f.kind is kind]
-            summary = f"{len(bot.asked)} requests in {played} games"
-            if kind is FaultKind.TIMEOUT:
-                summary += f", slowest {bot.slowest_ms:.1f} ms (limit {limits.move_ms} ms)"
-            yield Check(label, not bad, f"{len(bad)} faults, e.g. {bad[0]}" if bad else summary)
+            starts = player.starts
+            faults: list[str] = []
+            for _ in range(games):
+                result = game(Rules())
+                if 0 in result.faults:
+                    faults.append(fault_text(result))
+            restarted = player.starts - starts
+            yield Check(
+                f"survives {games} games in one process",
+                not faults and restarted == 0,
+                faults[0] if faults else f"restarted {restarted} times" if restarted else "",
+            )
+            for kind, label in (
+                (FaultKind.TIMEOUT, "answers in time"),
+                (FaultKind.ILLEGAL, "only legal moves"),
+                (FaultKind.MALFORMED, "well-formed replies with the right ids"),
+                (FaultKind.CRASH, "never crashes"),
+            ):
+                bad = [f.detail for f in all_faults if f.kind is kind]
+                summary = f"{len(bot.asked)} requests in {played} games"
+                if kind is FaultKind.TIMEOUT:
+                    summary += f", slowest {bot.slowest_ms:.1f} ms (limit {limits.move_ms} ms)"
+                yield Check(label, not bad, f"{len(bad)} faults, e.g. {bad[0]}" if bad else summary)
     finally:
         status = player.close()
-    yield Check(
-        "exits on bye", status == 0, "" if status == 0 else f"exit status {status} after bye"
-    )
+    yield _exits_on_bye(player, status)
+
+
+def _exits_on_bye(player: ProcessPlayer, status: int | None) -> Check:
+    """Whether the bot exits with status 0 within the grace after ``bye`` (protocol/README.md).
+
+    A bot stopped after a fault never got its ``bye``; it is asked in a
+    session of its own, so the verdict is about what the bot does.
+    """
+    if status is None:  # the last process was stopped for a fault: no bye was sent to it
+        try:
+            player.launch()
+        except BotFault as fault:
+            return Check("exits on bye", False, f"a new session failed: {fault.detail}")
+        status = player.close()
+    if status == 0:
+        return Check("exits on bye", True, "")
+    if status is not None and status < 0:
+        detail = f"still running {BYE_GRACE_S:g} s after bye (stopped by signal {-status})"
+    else:
+        detail = f"exit status {status} after bye"
+    return Check("exits on bye", False, detail)

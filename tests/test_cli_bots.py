@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -80,6 +81,36 @@ def test_check_bot_fails_a_misbehaving_bot() -> None:
     assert result.exit_code == 1
     assert "  FAIL  only legal moves" in result.output
     assert "  PASS  handshake" in result.output
+
+
+def test_check_bot_fails_a_silent_bot_at_its_first_request() -> None:
+    """A bot that shakes hands but never answers fails on its first request, not after 40
+    games; and it does exit on bye, which is what the verdict says."""
+    silent = f"python3 {ROOT / 'tests/bots/misbehave.py'} hang check-bot-test"
+    start = time.monotonic()
+    result = CliRunner().invoke(main, ["check-bot", silent, "--move-ms", "200", "--bank-ms", "200"])
+    assert time.monotonic() - start < 20
+    assert result.exit_code == 1
+    assert result.output.splitlines()[1:] == [
+        "  PASS  handshake  (ready as 'hang')",
+        "  FAIL  answers requests  (no reply to its first request (game check-1-1, request 1: "
+        "play) within 200 ms + 200 ms of bank; the other checks need answers)",
+        "  PASS  exits on bye",
+        "misbehave: 1 checks failed",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("mode", "verdict"),
+    [
+        ("slowbye", "  PASS  exits on bye"),
+        ("lingers", "  FAIL  exits on bye  (still running 2 s after bye (stopped by signal 15))"),
+    ],
+)
+def test_check_bot_gives_a_bot_the_documented_grace_after_bye(mode: str, verdict: str) -> None:
+    bot = f"python3 {ROOT / 'tests/bots/misbehave.py'} {mode} check-bot-test"
+    result = CliRunner().invoke(main, ["check-bot", bot, "--games", "1"])
+    assert result.output.splitlines()[-2] == verdict, result.output
 
 
 @pytest.mark.parametrize(

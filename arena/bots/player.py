@@ -22,7 +22,7 @@ from arena.protocol import BYE, Limits, decode_move, decode_reply, encode, hello
 JSON = dict[str, Any]
 _monotonic = time.monotonic
 #: Seconds a bot is given to exit by itself after ``bye``.
-BYE_GRACE_S = 1.0
+BYE_GRACE_S = 2.0
 
 
 class ProcessPlayer:

@@ -43,6 +43,8 @@ def main() -> None:
                 time.sleep(60)
             continue
         if kind == "bye":
+            if mode in ("slowbye", "lingers"):  # within the 2 s grace after bye, or beyond it
+                time.sleep(1.0 if mode == "slowbye" else 5.0)
             return
         if kind != "request":
             continue
