@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 
 C_BOT := sample_bots/c/random_bot
 
-.PHONY: test demo lint bench bench-convergence clean sandbox-deps browser-deps
+.PHONY: test demo lint bench bench-convergence clean sandbox-deps browser-deps terminal-deps
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,7 +45,11 @@ sandbox-deps:
 browser-deps:
 	$(call debian-package,chromium,chromium)
 
-test: lint $(C_BOT) sandbox-deps browser-deps
+# Interactive commands are tested in a real terminal: tmux.
+terminal-deps:
+	$(call debian-package,tmux,tmux)
+
+test: lint $(C_BOT) sandbox-deps browser-deps terminal-deps
 	$(BIN)/pytest -q
 
 # The main job: a round-robin tournament of the sample bots, then its leaderboard.

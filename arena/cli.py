@@ -415,10 +415,32 @@ def replay(
         return
     names = [p["name"] for p in sorted(header["players"], key=lambda p: p["seat"])]
     click.echo(f"Game {header['game']}, seed {header['seed']}: " + ", ".join(names))
+    stepping = step and sys.stdin.isatty()
     for line in narrate(records[1:], names, show_hands=not hide_hands):
         click.echo(line)
-        if step and line.startswith("  Trick ") and sys.stdin.isatty():
-            click.pause("")
+        if stepping and line.startswith("  Trick ") and not next_trick():
+            return
+
+
+STEP_PROMPT = "-- Enter: next trick, q: quit --"
+
+
+def next_trick() -> bool:
+    """Wait for a key at ``--step``: False to stop (q, Esc or Ctrl-D); Ctrl-C exits (130).
+
+    click.pause would show no prompt and read Ctrl-C as "go on"; a reader
+    stepping through a long game needs to see what the keys do and to leave.
+    """
+    click.echo(STEP_PROMPT, nl=False)
+    try:
+        key = click.getchar()
+    except KeyboardInterrupt:
+        click.echo()
+        sys.exit(130)
+    except EOFError:
+        key = "q"
+    click.echo("\r" + " " * len(STEP_PROMPT) + "\r", nl=False)
+    return key not in ("q", "Q", "\x1b")
 
 
 def _replay_file(path: Path, game_id: str | None) -> Path:

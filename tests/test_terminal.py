@@ -1,0 +1,89 @@
+"""Interactive commands in a real terminal: tmux runs them, sends keys and reads the screen."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+C_BOT = str(ROOT / "sample_bots/c/random_bot")
+TMUX = shutil.which("tmux")
+# Justified skip, as for the browser tests: where tmux cannot be installed these tests
+# say plainly that they were not run; make test installs Debian's tmux as root.
+pytestmark = pytest.mark.skipif(
+    TMUX is None,
+    reason="tmux is not installed here (make test installs it when run as root with "
+    "apt-get): the interactive commands were NOT tested in a terminal",
+)
+
+
+class Terminal:
+    """One tmux session of 120 x 40 running a shell command."""
+
+    def __init__(self, command: str, cwd: Path) -> None:
+        self.name = f"arena-test-{uuid.uuid4().hex[:8]}"
+        subprocess.run(
+            [str(TMUX), "new-session", "-d", "-s", self.name, "-x", "120", "-y", "40",
+             "-c", str(cwd), f"{command}; echo exit=$?; sleep 60"],
+            check=True,
+        )  # fmt: skip
+
+    def screen(self) -> str:
+        done = subprocess.run(
+            [str(TMUX), "capture-pane", "-p", "-t", self.name],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        return done.stdout
+
+    def wait_for(self, text: str, timeout_s: float = 20.0) -> str:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.05)
+        raise AssertionError(f"{text!r} did not show; the screen:\n{self.screen()}")
+
+    def keys(self, *keys: str) -> None:
+        subprocess.run([str(TMUX), "send-keys", "-t", self.name, *keys], check=True)
+
+    def close(self) -> None:
+        subprocess.run([str(TMUX), "kill-session", "-t", self.name], check=False)
+
+
+@pytest.fixture
+def replay(tmp_path: Path) -> Iterator[Path]:
+    path = tmp_path / "game.jsonl"
+    subprocess.run(
+        [sys.executable, "-m", "arena", "play", C_BOT, C_BOT, "--seed", "3", "--quiet",
+         "--replay", str(path)],
+        check=True,
+        capture_output=True,
+    )  # fmt: skip
+    yield path
+
+
+@pytest.mark.parametrize(("key", "status"), [("C-c", 130), ("q", 0)])
+def test_replay_step_prompts_and_quits(tmp_path: Path, replay: Path, key: str, status: int) -> None:
+    terminal = Terminal(f"{sys.executable} -m arena replay {replay} --step", tmp_path)
+    try:
+        screen = terminal.wait_for("-- Enter: next trick, q: quit --")
+        assert "Trick 1: " in screen and "Trick 2: " not in screen
+        terminal.keys("Enter")
+        screen = terminal.wait_for("Trick 2: ")
+        assert screen.count("-- Enter: next trick, q: quit --") == 1, "the prompt is cleared"
+        terminal.keys(key)
+        screen = terminal.wait_for("exit=")
+        assert f"exit={status}" in screen
+        assert "Trick 3: " not in screen and "Traceback" not in screen
+    finally:
+        terminal.close()
