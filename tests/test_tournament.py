@@ -371,7 +371,9 @@ def fingerprint(folder: Path) -> str:
         (["--players", "5"], "4 bots cannot fill a 5-seat table"),
         (["--deals", "3"], "holds another tournament (deals: 2 there, 3 now)"),
         (["--limit", "walls=1"], "unknown limit 'walls'"),
-        (["--schedule", "sampled"], "holds another tournament (schedule: None there, 'sampled'"),
+        (["--schedule", "sampled"], "another tournament (schedule: not set there, 'sampled' now)"),
+        (["--rule", "dog_life=none"], "(rules.dog_life: 'standard' there, 'none' now)"),
+        (["--limit", "memory_mb=300"], "(resources.memory_mb: not set there, 300 now)"),
         (["--rounds", "3"], "--rounds needs --schedule sampled or swiss"),
         (["--stop-top", "2"], "a stop rule needs --schedule sampled or swiss"),
     ],
@@ -537,7 +539,7 @@ def test_a_league_of_real_bots_grows_and_updates_a_bot(tmp_path: Path) -> None:
     assert "x (retired)" in output
     code, output = run_cli("tournament", *six, "--players", "3", "--deals", "1",
                            "--out", str(tmp_path / "l"), "--quiet")  # fmt: skip
-    assert code == 1 and "holds another tournament (schedule: 'swiss' there, None now)" in output
+    assert code == 1 and "holds another tournament (schedule: 'swiss' there, not set now)" in output
 
 
 def test_more_jobs_than_tables_are_capped_in_one_line(tmp_path: Path) -> None:

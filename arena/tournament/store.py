@@ -236,8 +236,9 @@ class Store:
                 )
             if stored.get(key) != config.get(key):
                 raise StoreError(
-                    f"{self.folder} holds another tournament ({key}: {stored.get(key)!r} there, "
-                    f"{config.get(key)!r} now): choose another --out, or remove that folder"
+                    f"{self.folder} holds another tournament "
+                    f"({_difference(key, stored.get(key), config.get(key))}): choose another "
+                    "--out, or remove that folder"
                 )
         known = {row[0]: row[1] for row in self.db.execute("SELECT name, files_hash FROM bots")}
         for bot in bots:
@@ -720,6 +721,36 @@ class Store:
                 if a != b
             ],
         )
+
+
+def _as_mapping(value: Any) -> Any:
+    """A list of [name, value] pairs (bots, resource limits) as a mapping; others as they are."""
+    if isinstance(value, list) and all(
+        isinstance(item, list) and len(item) == 2 and isinstance(item[0], str) for item in value
+    ):
+        return dict(value)
+    return value
+
+
+def _difference(key: str, there: Any, now: Any) -> str:
+    """The first difference of two settings, in words: ``rules.dog_life: 'expanded' there,
+    'standard' now``, not two whole dictionaries."""
+    there, now = _as_mapping(there), _as_mapping(now)
+    if isinstance(there, dict) and isinstance(now, dict):
+        for sub in sorted(set(there) | set(now)):
+            if there.get(sub) != now.get(sub):
+                return _difference(f"{key}.{sub}", there.get(sub), now.get(sub))
+    if isinstance(there, list) and isinstance(now, list):
+        if len(there) != len(now):
+            return f"{key}: {len(there)} there, {len(now)} now"
+        for index, (a, b) in enumerate(zip(there, now, strict=True)):
+            if a != b:
+                return _difference(f"{key}[{index + 1}]", a, b)
+
+    def shown(value: Any) -> str:
+        return "not set" if value is None else repr(value)
+
+    return f"{key}: {shown(there)} there, {shown(now)} now"
 
 
 def open_existing(folder: Path) -> Store:
