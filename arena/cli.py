@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 import random
 import sys
-import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack, closing
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Never, TypeVar, cast
 
 import click
+from tqdm import tqdm
 
 from arena import __version__
 from arena.bots.player import ProcessPlayer
@@ -38,6 +38,8 @@ from arena.report.tournament_report import MAX_REPLAYS, report_page
 from arena.signals import Stopped, exit_status, stop_like_ctrl_c
 from arena.simulate import random_game
 from arena.tournament.config import (
+    DEFAULT_DEALS,
+    DEFAULT_JOBS,
     command_line_bots,
     config_bots,
     load_config,
@@ -53,7 +55,6 @@ from arena.tournament.runner import (
     Setup,
     Tournament,
     describe_plan,
-    duration,
     open_store,
     resume_command,
     run,
@@ -562,9 +563,27 @@ def config_schema_command() -> None:
     metavar="[CONFIG.toml]",
 )
 @click.option("--bot", "bot_args", multiple=True, metavar="BOT", help="A bot (repeatable).")
-@click.option("--players", type=click.IntRange(2, 7), default=None, help="Seats per table.")
-@click.option("--deals", type=click.IntRange(min=1), default=None, help="Deal sets per table.")
-@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Games at once.")
+@click.option(
+    "--players",
+    type=click.IntRange(2, 7),
+    default=None,
+    show_default="4, or fewer bots",
+    help="Seats per table.",
+)
+@click.option(
+    "--deals",
+    type=click.IntRange(min=1),
+    default=None,
+    show_default=str(DEFAULT_DEALS),
+    help="Deal sets per table.",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    show_default=str(DEFAULT_JOBS),
+    help="Games at once (capped at the tables a round offers at once).",
+)
 @click.option(
     "--pin/--no-pin",
     default=None,
@@ -579,24 +598,37 @@ def config_schema_command() -> None:
     help="Play on a Dask cluster: its scheduler (tcp://HOST:8786), or local:N for N worker "
     "processes here. Needs the dask extra.",
 )
-@click.option("--seed", type=click.IntRange(min=0), default=None, help="Tournament seed.")
-@click.option("--name", default=None, help="Tournament name (results/NAME).")
 @click.option(
-    "--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="Results folder."
+    "--seed", type=click.IntRange(min=0), default=None, show_default="0", help="Tournament seed."
+)
+@click.option(
+    "--name",
+    default=None,
+    show_default="the config file's name, else tournament",
+    help="Tournament name (results/NAME): one folder name.",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    show_default="results/NAME",
+    help="Results folder.",
 )
 @click.option("--gauntlet", default=None, metavar="BOT", help="This bot sits at every table.")
 @click.option(
     "--schedule",
     type=click.Choice(SCHEDULES),
     default=None,
-    help="Who meets whom: every table (round-robin, the default), rounds of random tables "
+    show_default="round-robin",
+    help="Who meets whom: every table (round-robin), rounds of random tables "
     "with few repeat meetings (sampled), or tables of adjacent standing (swiss).",
 )
 @click.option(
     "--rounds",
     type=click.IntRange(min=1),
     default=None,
-    help=f"sampled/swiss: the number of rounds in all (default {DEFAULT_ROUNDS}); each bot "
+    show_default=str(DEFAULT_ROUNDS),
+    help="sampled/swiss: the number of rounds in all; each bot "
     "plays one table a round. A rerun with more rounds goes on in the same folder.",
 )
 @click.option(
@@ -612,7 +644,8 @@ def config_schema_command() -> None:
     default=None,
     metavar="C",
     help="With --stop-top: each adjacent pair of the top K (and the K-th with the next) "
-    "ordered with TrueSkill probability >= C (default 0.95).",
+    "ordered with TrueSkill probability >= C.",
+    show_default=str(DEFAULT_CONFIDENCE),
 )
 @click.option(
     "--update",
@@ -627,12 +660,31 @@ def config_schema_command() -> None:
     "--max-games",
     type=click.IntRange(min=1),
     default=None,
-    help=f"Refuse a plan of more games (default {MAX_GAMES:,}).",
+    show_default=f"{MAX_GAMES:,}",
+    help="Refuse a plan of more games.",
 )
 @rule_option
-@click.option("--move-ms", type=click.IntRange(min=1), default=None, help="Milliseconds per move.")
-@click.option("--bank-ms", type=click.IntRange(min=1), default=None, help="Extra ms per game.")
-@click.option("--startup-ms", type=click.IntRange(min=1), default=None, help="ms to answer hello.")
+@click.option(
+    "--move-ms",
+    type=click.IntRange(min=1),
+    default=None,
+    show_default=str(Limits().move_ms),
+    help="Milliseconds per move.",
+)
+@click.option(
+    "--bank-ms",
+    type=click.IntRange(min=1),
+    default=None,
+    show_default=str(Limits().bank_ms),
+    help="Extra ms per game.",
+)
+@click.option(
+    "--startup-ms",
+    type=click.IntRange(min=1),
+    default=None,
+    show_default=str(Limits().startup_ms),
+    help="ms to answer hello.",
+)
 @sandbox_options
 @click.option("--quiet", is_flag=True, help="No progress bar; only the summary line.")
 def tournament(
@@ -712,7 +764,7 @@ def tournament(
     event = Tournament(
         bots=tuple(specs),
         players=game_rules.players,
-        deals=deals or data.get("deals", 5),
+        deals=deals or data.get("deals", DEFAULT_DEALS),
         seed=seed if seed is not None else data.get("seed", 0),
         rules=game_rules,
         limits=limits,
@@ -791,7 +843,7 @@ def tournament(
             outcome = run(
                 event,
                 store,
-                jobs=jobs or data.get("jobs", 1),
+                jobs=jobs or data.get("jobs", DEFAULT_JOBS),
                 pin=chosen_pin,
                 sandbox=sandbox,
                 progress=bar.update if bar else None,
@@ -832,38 +884,41 @@ def tournament(
 
 
 class ProgressBar:
-    """A one-line progress bar on stderr: games done / total, games per second, ETA."""
+    """Games done / total, games per second and ETA, on stderr while it is a terminal.
+
+    Drawn by tqdm: it redraws a line whose width changes without leaving
+    stale characters (the hand-drawn bar left ``ETA 30ss``), follows a total
+    that changes as a league is scheduled or a stop rule ends it, and turns
+    itself off when stderr is not a terminal, so logs get the summary line
+    only.
+    """
 
     def __init__(self) -> None:
-        self.live = sys.stderr.isatty()
-        self.last = 0.0
-        self.first_done: int | None = None
+        self.bar: tqdm[Never] | None = None
 
     def update(self, done: int, total: int, seconds: float) -> None:
-        """Redraw (at most 10 times a second; a line every 10% when not a terminal)."""
-        if self.first_done is None:
-            self.first_done = done - 1
-        played = done - self.first_done
-        rate = played / seconds if seconds > 0 else 0.0
-        eta = (total - done) / rate if rate > 0 else 0.0
-        width = 30
-        filled = int(width * done / total) if total else width
-        text = (
-            f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, "
-            f"{rate:.1f} games/s, ETA {duration(eta)}"
-        )
-        now = time.monotonic()
-        if self.live:
-            if now - self.last >= 0.1 or done == total:
-                click.echo(f"\r{text}", nl=False, err=True)
-                self.last = now
-        elif done == total or (done * 10 // total) != ((done - 1) * 10 // total):
-            click.echo(text, err=True)
+        """Move the bar to ``done`` of ``total`` games (``seconds``: tqdm keeps its own clock)."""
+        bar = self.bar
+        if bar is None:  # the first game of this run: the games of earlier runs are done
+            bar = self.bar = tqdm(
+                total=total,
+                initial=done - 1,
+                unit=" games",
+                file=sys.stderr,
+                disable=None,
+                dynamic_ncols=True,
+                smoothing=0.05,
+                bar_format="{percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} games, "
+                "{rate_fmt}, ETA {remaining}",
+            )
+        if bar.total != total:
+            bar.total = total
+        bar.update(done - bar.n)
 
     def finish(self) -> None:
         """End the bar's line."""
-        if self.live:
-            click.echo("", err=True)
+        if self.bar is not None:
+            self.bar.close()
 
 
 @main.command()

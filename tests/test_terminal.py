@@ -87,3 +87,25 @@ def test_replay_step_prompts_and_quits(tmp_path: Path, replay: Path, key: str, s
         assert "Trick 3: " not in screen and "Traceback" not in screen
     finally:
         terminal.close()
+
+
+def test_the_progress_bar_redraws_cleanly_and_stays_out_of_logs(tmp_path: Path) -> None:
+    bots = " ".join(f"--bot {name}={C_BOT}" for name in "abcd")
+    args = f"tournament {bots} --players 2 --deals 100 --jobs 2"
+    terminal = Terminal(f"{sys.executable} -m arena {args} --out {tmp_path / 'tty'}", tmp_path)
+    try:
+        screen = terminal.wait_for("exit=", timeout_s=60)
+    finally:
+        terminal.close()
+    assert "exit=0" in screen
+    [bar] = [line for line in screen.splitlines() if "|" in line]
+    assert bar.startswith("100%|") and " 1200/1200 games, " in bar, bar
+    assert bar.rstrip().endswith("ETA 00:00"), f"no stale characters: {bar!r}"
+    logged = subprocess.run(
+        [sys.executable, "-m", "arena", *args.split(), "--out", str(tmp_path / "log")],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    assert logged.stderr == "", "no bar where stderr is not a terminal"
+    assert logged.stdout.splitlines()[-1].startswith("Done: 1200/1200 games")

@@ -41,6 +41,10 @@ from arena.errors import ArenaError, BotError
 from arena.files import check_makeable
 from arena.tournament.config_schema import problems
 
+#: Deal sets per table and games at once when neither a flag nor the config file says.
+DEFAULT_DEALS = 5
+DEFAULT_JOBS = 1
+
 
 class ConfigError(ArenaError):
     """A tournament configuration file that cannot be used."""
