@@ -16,6 +16,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -229,13 +230,24 @@ MID_ROUND = (
 )
 
 
-def kill_9_during(common: list[str], folder: Path, *, after: int, mid_round: bool = False) -> int:
+def kill_9_during(
+    common: list[str],
+    folder: Path,
+    *,
+    after: int,
+    mid_round: bool = False,
+    env: dict[str, str] | None = None,
+) -> int:
     """Start ``arena tournament`` in a subprocess, SIGKILL its whole group once ``after``
     games are done (and, with ``mid_round``, once a round is partly played); return how
     many games were done."""
     command = [sys.executable, "-m", "arena", "tournament", *common, "--out", str(folder)]
     child = subprocess.Popen(
-        command, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        command,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
     )
     database = folder / "results.sqlite"
     deadline = time.monotonic() + 60
@@ -261,10 +273,16 @@ def test_kill_9_then_rerun_gives_the_uninterrupted_leaderboard(tmp_path: Path) -
     code, output = run_cli("tournament", *common, "--out", str(tmp_path / "whole"))
     assert code == 0, output
     folder = tmp_path / "killed"
-    done = kill_9_during(common, folder, after=10)
+    scratch = bot_tmpdir()
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    done = kill_9_during(common, folder, after=10, env=env)
     assert 10 <= done < 72, f"the kill came at {done} games"
-    code, output = run_cli("tournament", *common, "--out", str(folder))
-    assert code == 0, output
+    rerun = [sys.executable, "-m", "arena", "tournament", *common, "--out", str(folder)]
+    again = subprocess.run(rerun, env=env, capture_output=True, text=True, check=False)
+    assert again.returncode == 0, again.stderr
+    # What the killed run left (it could not clean up) the rerun reaped.
+    assert list(scratch.iterdir()) == [] and running_in(scratch) == []
+    scratch.rmdir()
     with sqlite3.connect(folder / "results.sqlite") as db:
         assert db.execute("SELECT count(*) FROM games WHERE status='done'").fetchone()[0] == 72
         assert db.execute("SELECT count(*) FROM ratings").fetchone()[0] == 72 * 3
@@ -571,6 +589,7 @@ def test_a_signal_to_the_whole_group_stops_like_ctrl_c(
     """Ctrl-C in a terminal, a closed terminal, or a service manager's stop signal the
     whole process group (coordinator, workers, bots): one line, no traceback, resumable."""
     folder = tmp_path / "stopped"
+    scratch = bot_tmpdir()
     c_bots = [arg for name in "abcd" for arg in ("--bot", f"{name}={C_BOT}")]
     args = [*c_bots, "--players", "2", "--deals", "100", "--jobs", "2", "--out", str(folder)]
     child = subprocess.Popen(
@@ -579,6 +598,7 @@ def test_a_signal_to_the_whole_group_stops_like_ctrl_c(
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        env={**os.environ, "TMPDIR": str(scratch)},
     )
     deadline = time.monotonic() + 60
     done = 0
@@ -594,9 +614,31 @@ def test_a_signal_to_the_whole_group_stops_like_ctrl_c(
     assert child.returncode == status, stderr
     assert len(stderr.strip().splitlines()) == 1, stderr
     assert stderr.startswith(f"{words}: ") and "Resume with: arena tournament " in stderr
+    assert list(scratch.iterdir()) == [], "no bot's scratch folder outlives the command"
+    assert running_in(scratch) == [], "no bot outlives the command"
+    scratch.rmdir()
     code, output = run_cli("tournament", *args, "--quiet")
     assert code == 0, output
     assert output.startswith("Done: 1200/1200 games")
+
+
+def bot_tmpdir() -> Path:
+    """A TMPDIR for a run's bots: like /tmp, open to the bots' own uids (pytest's are not)."""
+    scratch = Path(tempfile.mkdtemp(prefix="test-scratch-"))
+    scratch.chmod(0o1777)
+    return scratch
+
+
+def running_in(scratch: Path) -> list[int]:
+    """Processes whose environment names a folder under ``scratch`` (bots: TMPDIR, HOME)."""
+    found = []
+    for environ in Path("/proc").glob("[0-9]*/environ"):
+        try:
+            if str(scratch).encode() in environ.read_bytes():
+                found.append(int(environ.parent.name))
+        except OSError:  # gone, or not ours to read
+            continue
+    return found
 
 
 def damage(folder: Path, table: str) -> None:

@@ -48,6 +48,37 @@ _READ_CHUNK = 1 << 16
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.\-]+")
 #: Pids of the bot processes running now, in this process (spared when reaping leftovers).
 LIVE: set[int] = set()
+#: A bot's scratch folder: ``arena-<pid of the process that made it>-<bot>-<random>``.
+_SCRATCH = re.compile(r"^arena-(\d+)-")
+_swept = False
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, killed but not yet reaped, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2 :].split(" ", 1)[0] != "Z"
+
+
+def sweep_scratch() -> int:
+    """Remove the scratch folders whose maker is gone; return how many.
+
+    A worker stopped with its pool (Ctrl-C, SIGTERM) or any process killed
+    with SIGKILL cannot remove its bots' scratch folders. Each folder names
+    the process that made it, so whoever comes next (the coordinator when
+    its run ends, the next bot started on this machine) removes those whose
+    maker no longer runs. Folders of processes still running are left alone.
+    """
+    removed = 0
+    base = Path(tempfile.gettempdir())
+    for folder in base.glob("arena-*-*"):
+        owner = _SCRATCH.match(folder.name)
+        if owner and not _running(int(owner.group(1))) and folder.is_dir():
+            shutil.rmtree(folder, ignore_errors=True)
+            removed += not folder.exists()
+    return removed
 
 
 class BotProcess:
@@ -98,7 +129,12 @@ class BotProcess:
         Raises:
             BotFault: ``crash`` when the program cannot be executed.
         """
-        self.scratch = tempfile.mkdtemp(prefix=f"arena-{_UNSAFE.sub('_', self.spec.name)}-")
+        global _swept  # noqa: PLW0603 - once a process: what processes killed before left
+        if not _swept:
+            _swept = True
+            sweep_scratch()
+        name = _UNSAFE.sub("_", self.spec.name)
+        self.scratch = tempfile.mkdtemp(prefix=f"arena-{os.getpid()}-{name}-")
         env = {
             "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
             "HOME": self.scratch,

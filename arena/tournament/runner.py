@@ -18,6 +18,7 @@ import multiprocessing
 import os
 import queue
 import shlex
+import signal
 import sys
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from arena.bots.player import ProcessPlayer
+from arena.bots.process import sweep_scratch
 from arena.bots.sandbox import Capabilities, become_subreaper
 from arena.bots.spec import BotSpec
 from arena.errors import BotFault, FaultKind
@@ -540,6 +542,7 @@ class LocalExecutor:
             except BaseException:
                 pool.terminate()  # interrupted: the bots die with their workers
                 pool.join()
+                sweep_scratch()  # the workers could not remove their bots' scratch folders
                 raise
             pool.close()  # workers say bye to their bots and free their sandboxes
             pool.join()
@@ -727,6 +730,11 @@ class Seats:
         while self.players:
             self.players.popitem()[1].close()
 
+    def kill(self) -> None:
+        """Stop every bot at once (no bye): its process group, cgroups and scratch folder."""
+        while self.players:
+            self.players.popitem()[1].stop()
+
 
 def replay_path(game_id: str) -> str:
     """Where a game's replay goes, relative to the results folder."""
@@ -789,6 +797,7 @@ def _init_worker(setup: Setup, counter: Any = None, cpus: Sequence[int] | None =
     _STATE["seats"] = Seats(setup, log_dir=setup.folder / "logs", sandbox=setup.sandbox)
     if multiprocessing.parent_process() is not None:
         ignore_interrupts()
+        signal.signal(signal.SIGTERM, _stopped_worker)
         Finalize(None, _close_players, exitpriority=10)
 
 
@@ -802,6 +811,15 @@ def _play_task(task: tuple[ScheduledGame, dict[str, str]]) -> Finished:
     finished, result = seats.play(game, disabled)
     save_replay(seats.setup.folder, finished, result.lines)
     return finished
+
+
+def _stopped_worker(signum: int, _frame: object) -> None:
+    """A pool worker told to stop (``pool.terminate()``, a SIGTERM to the group): stop its
+    bots first, so no bot, cgroup or scratch folder outlives the tournament."""
+    seats = _STATE.pop("seats", None)
+    if seats is not None:
+        seats.kill()
+    os._exit(128 + signum)
 
 
 def _close_players() -> None:
