@@ -228,11 +228,14 @@ def test_arena_report_of_a_tournament_with_a_faulty_bot(tmp_path: Path) -> None:
     assert len(embedded(text, "replays")) == 4 and "the replays of 4 of the 9" in text
     assert len(embedded(text, "game-list")["games"]) == 9, "every game is still listed"
     (tmp_path / "club" / stored[0]["replay"]).unlink()
+    (tmp_path / "club" / stored[1]["replay"]).write_text('{"type": "game", "pla\n')
+    (tmp_path / "club" / stored[2]["replay"]).write_text("")
     code, output = run_cli("report", str(tmp_path / "club"))
     assert code == 0, output
-    assert output.splitlines()[0].startswith(
-        "Notice: 1 of the replays could not be read and are left out of the report; "
-        f"the first: {stored[0]['id']} ([Errno 2] No such file or directory"
+    assert output.splitlines()[0] == (
+        "Notice: 3 of the 9 replays could not be read (the viewer says so for each): "
+        f"{stored[0]['id']} (missing), {stored[1]['id']} (line 1 is not JSON), "
+        f"{stored[2]['id']} (empty)"
     )
     text = (tmp_path / "club" / "report.html").read_text()
     assert sorted(embedded(text, "replays")) == sorted(game["id"] for game in stored[1:])

@@ -17,6 +17,8 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from arena.report.html import faults_table, history_chart, leaderboard_table, page, pairwise_table
 from arena.report.replay_view import asset, json_script, pack, viewer_parts
 from arena.tournament.store import Store
@@ -112,6 +114,21 @@ def _top_note(shown: int, bots: int, what: str) -> str:
     )
 
 
+def replay_problem(text: str) -> str | None:
+    """What makes a replay's text unreadable (None: every line is JSON, the first a header)."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return "empty"
+    for number, line in enumerate(lines, start=1):
+        try:
+            record = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            return f"line {number} is not JSON"
+        if number == 1 and (not isinstance(record, dict) or record.get("type") != "game"):
+            return "its first line is not a game header"
+    return None
+
+
 def games_section(
     games: Sequence[dict[str, Any]], folder: Path, max_replays: int
 ) -> tuple[str, list[str]]:
@@ -124,18 +141,27 @@ def games_section(
     replays: dict[str, str] = {}
     unreadable = []
     inside = folder.resolve()
-    for game in chosen(games, max_replays):
+    wanted = chosen(games, max_replays)
+    for game in wanted:
         path = (inside / game["replay"]).resolve()
         try:
             if not path.is_relative_to(inside):  # only a damaged store could say so
                 raise ValueError(f"{game['replay']} is not in {folder}")
-            replays[game["id"]] = pack(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            unreadable.append(f"{game['id']} (missing)")
         except (OSError, ValueError) as error:
             unreadable.append(f"{game['id']} ({error})")
+        else:
+            problem = replay_problem(text)
+            if problem:  # kept: the viewer says in words why it cannot show it
+                unreadable.append(f"{game['id']} ({problem})")
+            replays[game["id"]] = pack(text)
     notices = (
         [
-            f"{len(unreadable)} of the replays could not be read and are left out of the "
-            f"report; the first: {unreadable[0]}"
+            f"{len(unreadable)} of the {len(wanted)} replays could not be read (the viewer "
+            f"says so for each): {', '.join(unreadable[:3])}"
+            + (f" and {len(unreadable) - 3} more" if len(unreadable) > 3 else "")
         ]
         if unreadable
         else []
