@@ -401,6 +401,14 @@ def replay(
         arena replay game.jsonl --step
         arena replay game.jsonl --html game.html
     """
+    if html_out is not None and (step or hide_hands):
+        flag = "--step" if step else "--hide-hands"
+        raise click.UsageError(
+            f"{flag} is for the narration here; --html writes a page that steps through the "
+            "game in a browser"
+        )
+    if game_id is not None and path.is_file():
+        raise click.UsageError(f"--game picks a game in a results folder; {path} is one replay")
     file = _replay_file(path, game_id)
     try:
         records = read_replay(file)

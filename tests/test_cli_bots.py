@@ -253,3 +253,23 @@ def test_a_replay_that_fails_to_write_keeps_the_result(tmp_path: Path) -> None:
         "Error: cannot write the replay /dev/full: No space left on device "
         "(--seed 3 plays the same game again)"
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--step", "--html", "x.html"], "--step is for the narration here; --html writes"),
+        (["--hide-hands", "--html", "x.html"], "--hide-hands is for the narration here"),
+        (["--game", "d0-r0"], "--game picks a game in a results folder; "),
+    ],
+)
+def test_replay_options_that_contradict_are_refused(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    replay = tmp_path / "game.jsonl"
+    played = CliRunner().invoke(main, ["play", C_BOT, C_BOT, "--quiet", "--replay", str(replay)])
+    assert played.exit_code == 0, played.output
+    result = CliRunner().invoke(main, ["replay", str(replay), *args])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines()[-1].startswith(f"Error: {message}")
+    assert not (tmp_path / "x.html").exists()
