@@ -838,9 +838,14 @@ def tournament(
                     f"Dask cluster {executor.address}: {count} worker{'s' * (count != 1)}, "
                     f"{threads} thread{'s' * (threads != 1)}; each started every bot"
                 )
-        store = stack.enter_context(
-            closing(domain(partial(open_store, event, folder, sandbox, layers=layers)))
-        )
+        try:  # a resume checks the whole file first, which takes a while on a large one
+            store = stack.enter_context(
+                closing(domain(partial(open_store, event, folder, sandbox, layers=layers)))
+            )
+        except KeyboardInterrupt as interrupt:
+            how = stopped_by(interrupt)
+            click.echo(f"{how} before any game: rerun the command to start.", err=True)
+            sys.exit(exit_status(interrupt))
         if not quiet:
             click.echo(
                 f"Tournament {label}: {len(specs)} bots, {event.players} per table, "

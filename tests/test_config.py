@@ -40,7 +40,11 @@ def test_the_rules_part_is_the_protocols_rules_object() -> None:
     """The bot protocol's ``rules`` object and the config's ``[rules]`` list the same options."""
     config = config_schema()["properties"]["rules"]["properties"]
     protocol = load_schema("referee_to_bot")["definitions"]["rules"]["properties"]
-    assert list(config) == list(OPTION_NAMES) == list(protocol)
+    assert ["players", *config] == list(OPTION_NAMES) == list(protocol)
+    assert config_schema()["properties"]["players"] == {
+        **protocol["players"],
+        "description": "Seats per table.",
+    }
     for option, entry in config.items():
         assert {k: v for k, v in entry.items() if k != "default"} == protocol[option]
         assert entry["default"] == getattr(Rules(), option)
@@ -54,7 +58,7 @@ RULE_VALUES = st.one_of(
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(st.sampled_from([*OPTION_NAMES, "sweep_win"]), RULE_VALUES, max_size=4))
+@given(st.dictionaries(st.sampled_from([*OPTION_NAMES[1:], "sweep_win"]), RULE_VALUES, max_size=4))
 def test_the_schema_takes_exactly_the_rules_that_rules_take(options: dict[str, Any]) -> None:
     try:
         Rules.from_dict(options)
@@ -103,7 +107,8 @@ BAD_CONFIGS = [
     ('schedule = "knockout"', "schedule takes one of round-robin, sampled, swiss, not 'knockout'"),
     ("stop_confidence = 1.0", "stop_confidence must be < 1, not 1.0"),
     ('[rules]\ndog_life = "sometimes"', "rules.dog_life takes one of standard, expanded, none"),
-    ("[rules]\nsweep_win = true", "rules: unknown key 'sweep_win' (known: players, dog_life,"),
+    ("[rules]\nsweep_win = true", "rules: unknown key 'sweep_win' (known: dog_life, dog_first"),
+    ("[rules]\nplayers = 3", "rules: unknown key 'players' (known: dog_life,"),
     ("[limits]\nmemory_mb = 0", "limits.memory_mb must be >= 1, not 0"),
     ('[limits]\nmemory = "1G"', "limits: unknown key 'memory' (known: cpu_s, memory_mb,"),
     ("bots = 3", "bots must be a list of tables ([[bots]]), not 3"),
@@ -202,3 +207,13 @@ def test_a_results_folder_that_cannot_be_made_is_one_line(
     assert len(result.stderr.strip().splitlines()) == 1
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["afile", "deep", "here"]
     assert (here / "afile").read_text() == "keep"
+
+
+def test_a_name_with_a_slash_is_fine_where_out_chooses_the_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    args = ["tournament", "--bot", C_BOT, "--bot", C_BOT, "--players", "2", "--dry-run"]
+    result = CliRunner().invoke(main, [*args, "--name", "CS 101/Spring", "--out", "cs101"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Plan: round-robin, 2 bots")

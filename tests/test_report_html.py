@@ -233,7 +233,8 @@ def test_arena_report_of_a_tournament_with_a_faulty_bot(tmp_path: Path) -> None:
     code, output = run_cli("report", str(tmp_path / "club"))
     assert code == 0, output
     assert output.splitlines()[0] == (
-        "Notice: 3 of the 9 replays could not be read (the viewer says so for each): "
+        "Notice: 3 of the 9 replays could not be read (missing ones are left out, the viewer "
+        "names damaged ones): "
         f"{stored[0]['id']} (missing), {stored[1]['id']} (line 1 is not JSON), "
         f"{stored[2]['id']} (empty)"
     )

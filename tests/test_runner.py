@@ -12,6 +12,7 @@ import os
 import sys
 import time
 import uuid
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -269,9 +270,11 @@ def test_jobs_are_capped_by_tables_at_once_and_by_memory(monkeypatch: pytest.Mon
     )  # fmt: skip
     monkeypatch.setattr(runner, "_available_mib", lambda: 100_000)
     assert runner.usable_jobs(league, 8) == (8, None)
-    assert runner.usable_jobs(league, 50) == (
-        10,
-        "--jobs 50: 10 tables can be played at once, so 10 jobs",
+    assert runner.usable_jobs(league, 50) == (  # two rounds at once: 20 tables
+        20,
+        "--jobs 50: 20 tables (or parts of one) can be played at once, so 20 jobs",
     )
+    swiss = replace(league, schedule="swiss")  # round r+1 waits: one round at a time
+    assert runner.usable_jobs(swiss, 50)[0] == 10
     monkeypatch.setattr(runner, "_available_mib", lambda: 500)  # 500 // (48 + 4 * 16) = 4
     assert runner.usable_jobs(league, 8) == (4, "--jobs 8: 500 MiB of memory available hold 4 jobs")

@@ -571,7 +571,9 @@ def test_more_jobs_than_tables_are_capped_in_one_line(tmp_path: Path) -> None:
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stderr.strip() == "--jobs 999: 1 table can be played at once, so 1 job"
+    assert done.stderr.strip() == (
+        "--jobs 999: 1 table (or parts of one) can be played at once, so 1 job"
+    )
     assert done.stdout.startswith("Done: 3/3 games")
 
 
@@ -671,3 +673,28 @@ def test_a_damaged_store_is_named_and_never_changed(tmp_path: Path) -> None:
         assert code == 1 and damaged in output and len(output.strip().splitlines()) == 1, output
     assert fingerprint(tmp_path / "games") == before
     assert not (tmp_path / "games" / "report.html").exists()
+
+
+def test_a_signal_while_workers_wait_for_a_swiss_round_stops_cleanly(tmp_path: Path) -> None:
+    """Swiss rounds of two tables keep a worker waiting for its next task, holding the pool's
+    queue lock: a stop must not kill it there (its lock would hang the coordinator)."""
+    c_bots = [arg for n in range(8) for arg in ("--bot", f"b{n}={C_BOT}")]
+    args = [*c_bots, "--players", "4", "--deals", "1", "--schedule", "swiss", "--rounds", "400",
+            "--jobs", "2", "--out", str(tmp_path / "swiss"), "--quiet"]  # fmt: skip
+    for signum, status in ((signal.SIGHUP, 129), (signal.SIGTERM, 143)):
+        child = subprocess.Popen(
+            [sys.executable, "-m", "arena", "tournament", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        time.sleep(2.5)
+        os.killpg(child.pid, signum)
+        try:
+            _, stderr = child.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(child.pid, signal.SIGKILL)
+            raise AssertionError("the stopped tournament hung") from None
+        assert child.returncode == status, stderr
+        assert len(stderr.strip().splitlines()) == 1, stderr

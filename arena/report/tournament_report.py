@@ -159,8 +159,8 @@ def games_section(
             replays[game["id"]] = pack(text)
     notices = (
         [
-            f"{len(unreadable)} of the {len(wanted)} replays could not be read (the viewer "
-            f"says so for each): {', '.join(unreadable[:3])}"
+            f"{len(unreadable)} of the {len(wanted)} replays could not be read (missing ones "
+            f"are left out, the viewer names damaged ones): {', '.join(unreadable[:3])}"
             + (f" and {len(unreadable) - 3} more" if len(unreadable) > 3 else "")
         ]
         if unreadable

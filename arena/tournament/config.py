@@ -93,17 +93,10 @@ def tournament_name(name: str | None, data: dict[str, Any], config_file: Path | 
     """The tournament's name: ``--name``, the config's ``name``, the config file's stem,
     or ``tournament``.
 
-    Raises:
-        ConfigError: for a name that is not one folder name (results go to
-            ``results/<name>``; ``--out`` puts them anywhere).
+    It names results/<name> unless ``--out`` (or ``out``) says where
+    results go; :func:`results_folder` checks it then.
     """
-    label = name or data.get("name") or (config_file.stem if config_file else "tournament")
-    if label in {".", ".."} or "/" in label or "\\" in label or "\0" in label:
-        raise ConfigError(
-            f"name {label!r} is not one folder name (results go to results/<name>); "
-            "to put them elsewhere use --out DIR"
-        )
-    return str(label)
+    return str(name or data.get("name") or (config_file.stem if config_file else "tournament"))
 
 
 def results_folder(label: str, out: Path | None, data: dict[str, Any]) -> Path:
@@ -113,10 +106,18 @@ def results_folder(label: str, out: Path | None, data: dict[str, Any]) -> Path:
     line, not a traceback after the bots were built.
 
     Raises:
+        ConfigError: for a name that is not one folder name, where it names the folder.
         PathError: when the folder, or the nearest part of its path that
             exists, is a file, or cannot be written.
     """
-    folder = out or (Path(data["out"]) if "out" in data else Path("results") / label)
+    folder = out or (Path(data["out"]) if "out" in data else None)
+    if folder is None:
+        if label in {".", ".."} or "/" in label or "\\" in label or "\0" in label:
+            raise ConfigError(
+                f"name {label!r} is not one folder name (results go to results/<name>); "
+                "to put them elsewhere use --out DIR"
+            )
+        folder = Path("results") / label
     check_makeable(folder, "results folder", folder=True)
     return folder
 

@@ -39,14 +39,14 @@ def _whole(minimum: int, description: str) -> JSON:
 
 
 def _rules_schema() -> JSON:
-    """``[rules]``: every field of :class:`Rules`, any subset, nothing else."""
+    """``[rules]``: every field of :class:`Rules` but ``players`` (top-level), any subset."""
     properties: JSON = {}
     for option in fields(Rules):
         default = option.default
-        if option.name == "players":
-            entry: JSON = {"type": "integer", "minimum": MIN_PLAYERS, "maximum": MAX_PLAYERS}
-        elif option.name in _RULE_CHOICES:
-            entry = {"type": "string", "enum": list(_RULE_CHOICES[option.name])}
+        if option.name == "players":  # the seats are the top-level ``players``
+            continue
+        if option.name in _RULE_CHOICES:
+            entry: JSON = {"type": "string", "enum": list(_RULE_CHOICES[option.name])}
         elif isinstance(default, bool):
             entry = {"type": "boolean"}
         else:  # a new kind of option must be described here before it can be configured

@@ -12,6 +12,7 @@ fallback).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import multiprocessing
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from arena.bots.player import ProcessPlayer
-from arena.bots.process import sweep_scratch
+from arena.bots.process import LIVE, sweep_scratch
 from arena.bots.sandbox import Capabilities, become_subreaper
 from arena.bots.spec import BotSpec
 from arena.errors import BotFault, FaultKind
@@ -432,15 +433,20 @@ def usable_jobs(tournament: Tournament, jobs: int) -> tuple[int, str | None]:
     """
     plan = tournament.plan()
     table = tournament.deals * tournament.players
-    tables = max(1, (plan.per_round or plan.games) // table)
+    # A task is a table's games, up to TABLE_TASK of them; an ungated schedule makes the
+    # next round while one plays (a round-robin's plan is all there at once).
+    per_table = math.ceil(table / TABLE_TASK)
+    gated = tournament.schedule == "swiss" or tournament.stop is not None
+    rounds = 1 if gated or plan.per_round is None else 2
+    tables = max(1, (plan.per_round or plan.games) // table * per_table * rounds)
     available = _available_mib()
     memory = max(1, available // (WORKER_MIB + tournament.players * BOT_MIB))
     if jobs <= min(tables, memory):
         return jobs, None
     if tables <= memory:
         return tables, (
-            f"--jobs {jobs}: {tables:,} table{'s' * (tables != 1)} can be played at once, "
-            f"so {tables:,} job{'s' * (tables != 1)}"
+            f"--jobs {jobs}: {tables:,} table{'s' * (tables != 1)} (or parts of one) can be "
+            f"played at once, so {tables:,} job{'s' * (tables != 1)}"
         )
     return memory, f"--jobs {jobs}: {available:,} MiB of memory available hold {memory:,} jobs"
 
@@ -730,11 +736,6 @@ class Seats:
         while self.players:
             self.players.popitem()[1].close()
 
-    def kill(self) -> None:
-        """Stop every bot at once (no bye): its process group, cgroups and scratch folder."""
-        while self.players:
-            self.players.popitem()[1].stop()
-
 
 def replay_path(game_id: str) -> str:
     """Where a game's replay goes, relative to the results folder."""
@@ -795,14 +796,26 @@ def _init_worker(setup: Setup, counter: Any = None, cpus: Sequence[int] | None =
     if setup.sandbox is not None and setup.sandbox.subreaper:
         become_subreaper()  # the bots' orphans are this worker's to kill and reap
     _STATE["seats"] = Seats(setup, log_dir=setup.folder / "logs", sandbox=setup.sandbox)
-    if multiprocessing.parent_process() is not None:
+    if counter is not None:  # a pool worker (with one job the games are played in the caller)
         ignore_interrupts()
-        signal.signal(signal.SIGTERM, _stopped_worker)
+        for signum in _STOPS:
+            signal.signal(signum, _stopped_worker)
+        # Only while it plays: a worker waiting for a task holds the pool's queue lock, and
+        # one that died holding it would hang the coordinator's pool.terminate() for good.
+        signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
         Finalize(None, _close_players, exitpriority=10)
 
 
+#: The signals that stop a pool worker (the coordinator's own stop sends SIGTERM).
+_STOPS = (signal.SIGTERM, signal.SIGHUP)
+
+
 def _play_table(games: Sequence[ScheduledGame], disabled: dict[str, str]) -> list[Finished]:
-    return [_play_task((game, disabled)) for game in games]
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)  # a stop now ends the worker at once
+    try:
+        return [_play_task((game, disabled)) for game in games]
+    finally:
+        signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
 
 
 def _play_task(task: tuple[ScheduledGame, dict[str, str]]) -> Finished:
@@ -814,11 +827,15 @@ def _play_task(task: tuple[ScheduledGame, dict[str, str]]) -> Finished:
 
 
 def _stopped_worker(signum: int, _frame: object) -> None:
-    """A pool worker told to stop (``pool.terminate()``, a SIGTERM to the group): stop its
-    bots first, so no bot, cgroup or scratch folder outlives the tournament."""
-    seats = _STATE.pop("seats", None)
-    if seats is not None:
-        seats.kill()
+    """A pool worker stopped while it plays (``pool.terminate()``, a signal to the group).
+
+    Kills its bots' process groups and exits, and nothing more: a signal
+    handler that waited for a bot could wait on itself. What the bots leave
+    (scratch folders, cgroups) is swept by the coordinator and the next run.
+    """
+    for pid in list(LIVE):
+        with contextlib.suppress(OSError):  # already gone
+            os.killpg(pid, signal.SIGKILL)
     os._exit(128 + signum)
 
 

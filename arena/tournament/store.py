@@ -32,6 +32,8 @@ from arena.tournament.schedule import ScheduledGame
 #: they are, and migrated when resumed.
 SCHEMA_VERSION = 2
 T = TypeVar("T")
+#: SQLite's primary result codes for a damaged file: SQLITE_CORRUPT and SQLITE_NOTADB.
+_CORRUPT = (11, 26)
 
 DATABASE = "results.sqlite"
 #: The tables ``arena leaderboard`` reads: small, so a quick check of them costs little.
@@ -623,15 +625,18 @@ class Store:
         return [line for line in lines if not line.startswith("***")] or lines
 
     def guarded(self, read: Callable[[], T]) -> T:
-        """``read()``, with SQLite finding the file damaged turned into one clear error.
+        """``read()``, with SQLite's errors turned into one clear line.
 
         Raises:
-            StoreError: when SQLite reports the database file malformed or not a database.
+            StoreError: "damaged" when SQLite finds the file malformed or not a
+                database; its own words for any other error (locked, I/O).
         """
         try:
             return read()
         except sqlite3.DatabaseError as error:
-            raise self._damaged(str(error)) from None
+            if getattr(error, "sqlite_errorcode", 0) & 0xFF in _CORRUPT:
+                raise self._damaged(str(error)) from None
+            raise StoreError(f"{self.folder / DATABASE}: {error}") from None  # locked, I/O...
 
     def _damaged(self, problem: str) -> StoreError:
         first = problem.splitlines()[0] if problem else "unknown"
