@@ -9,6 +9,7 @@ may survive.
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import time
 import uuid
@@ -278,3 +279,26 @@ def test_jobs_are_capped_by_tables_at_once_and_by_memory(monkeypatch: pytest.Mon
     assert runner.usable_jobs(swiss, 50)[0] == 10
     monkeypatch.setattr(runner, "_available_mib", lambda: 500)  # 500 // (48 + 4 * 16) = 4
     assert runner.usable_jobs(league, 8) == (4, "--jobs 8: 500 MiB of memory available hold 4 jobs")
+
+
+def test_the_scratch_sweep_removes_only_folders_of_gone_makers_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena.bots import process  # noqa: PLC0415
+
+    monkeypatch.setattr(process.tempfile, "tempdir", str(tmp_path))
+    here = process._place()
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()  # a pid no process has now
+    folders = {
+        "gone": f"arena-{gone.pid}.{here}-bot-x1",
+        "alive": f"arena-{os.getpid()}.{here}-bot-x2",
+        "elsewhere": f"arena-{gone.pid}.{'0' * 8 if here != '0' * 8 else '1' * 8}-bot-x3",
+        "other": "arena-canary-x4",
+    }
+    for name in folders.values():
+        (tmp_path / name).mkdir()
+    assert process.sweep_scratch() == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        folders[key] for key in ("alive", "elsewhere", "other")
+    )

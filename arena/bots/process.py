@@ -20,6 +20,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import zlib
 from pathlib import Path
 from typing import BinaryIO
 
@@ -48,9 +49,28 @@ _READ_CHUNK = 1 << 16
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.\-]+")
 #: Pids of the bot processes running now, in this process (spared when reaping leftovers).
 LIVE: set[int] = set()
-#: A bot's scratch folder: ``arena-<pid of the process that made it>-<bot>-<random>``.
-_SCRATCH = re.compile(r"^arena-(\d+)-")
+#: A bot's scratch folder: ``arena-<maker's pid>.<its place>-<bot>-<random>`` (see _maker).
+_SCRATCH = re.compile(r"^arena-(\d+)\.([0-9a-f]+)-")
 _swept = False
+
+
+def _maker() -> str:
+    """``<pid>.<where>``: this process, and a mark of the pid namespace and host it runs in.
+
+    A pid means something only in its own pid namespace on its own host; a
+    TMPDIR shared with a container or another machine holds folders whose
+    makers this process cannot see, so the sweep leaves folders of other
+    places alone.
+    """
+    return f"{os.getpid()}.{_place()}"
+
+
+def _place() -> str:
+    try:
+        namespace = os.stat("/proc/self/ns/pid").st_ino
+    except OSError:
+        namespace = 0
+    return f"{zlib.crc32(f'{os.uname().nodename}/{namespace}'.encode()):08x}"
 
 
 def _running(pid: int) -> bool:
@@ -72,10 +92,12 @@ def sweep_scratch() -> int:
     maker no longer runs. Folders of processes still running are left alone.
     """
     removed = 0
-    base = Path(tempfile.gettempdir())
+    base, here = Path(tempfile.gettempdir()), _place()
     for folder in base.glob("arena-*-*"):
         owner = _SCRATCH.match(folder.name)
-        if owner and not _running(int(owner.group(1))) and folder.is_dir():
+        if not owner or owner.group(2) != here:
+            continue
+        if not _running(int(owner.group(1))) and folder.is_dir():
             shutil.rmtree(folder, ignore_errors=True)
             removed += not folder.exists()
     return removed
@@ -134,7 +156,7 @@ class BotProcess:
             _swept = True
             sweep_scratch()
         name = _UNSAFE.sub("_", self.spec.name)
-        self.scratch = tempfile.mkdtemp(prefix=f"arena-{os.getpid()}-{name}-")
+        self.scratch = tempfile.mkdtemp(prefix=f"arena-{_maker()}-{name}-")
         env = {
             "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
             "HOME": self.scratch,
