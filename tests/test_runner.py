@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from dataclasses import replace
@@ -286,7 +287,7 @@ def test_the_scratch_sweep_removes_only_folders_of_gone_makers_here(
 ) -> None:
     from arena.bots import process  # noqa: PLC0415
 
-    monkeypatch.setattr(process.tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     here = process._place()
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()  # a pid no process has now
