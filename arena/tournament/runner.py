@@ -800,22 +800,15 @@ def _init_worker(setup: Setup, counter: Any = None, cpus: Sequence[int] | None =
         ignore_interrupts()
         for signum in _STOPS:
             signal.signal(signum, _stopped_worker)
-        # Only while it plays: a worker waiting for a task holds the pool's queue lock, and
-        # one that died holding it would hang the coordinator's pool.terminate() for good.
-        signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
         Finalize(None, _close_players, exitpriority=10)
 
 
-#: The signals that stop a pool worker (the coordinator's own stop sends SIGTERM).
+#: The signals that stop a pool worker (``pool.terminate()`` sends SIGTERM).
 _STOPS = (signal.SIGTERM, signal.SIGHUP)
 
 
 def _play_table(games: Sequence[ScheduledGame], disabled: dict[str, str]) -> list[Finished]:
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)  # a stop now ends the worker at once
-    try:
-        return [_play_task((game, disabled)) for game in games]
-    finally:
-        signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    return [_play_task((game, disabled)) for game in games]
 
 
 def _play_task(task: tuple[ScheduledGame, dict[str, str]]) -> Finished:
@@ -827,16 +820,22 @@ def _play_task(task: tuple[ScheduledGame, dict[str, str]]) -> Finished:
 
 
 def _stopped_worker(signum: int, _frame: object) -> None:
-    """A pool worker stopped while it plays (``pool.terminate()``, a signal to the group).
+    """A pool worker told to stop (``pool.terminate()``, a signal to the whole group).
 
-    Kills its bots' process groups and exits, and nothing more: a signal
-    handler that waited for a bot could wait on itself. What the bots leave
-    (scratch folders, cgroups) is swept by the coordinator and the next run.
+    Kills its bots' process groups (a handler must not wait for a bot: it
+    could wait on itself), then exits by raising: a worker waiting for a
+    task holds the pool's queue lock, and only an exception unwinding its
+    ``with`` releases it. A worker killed outright there (the signal's
+    default, or ``os._exit``) kept the lock, and the coordinator's
+    ``pool.terminate()`` waited for it for good. What the bots leave is
+    swept by the coordinator and the next run.
     """
+    for other in _STOPS:  # once: a second stop (the group's, then terminate's) while the
+        signal.signal(other, signal.SIG_IGN)  # worker shuts down would raise inside its cleanup
     for pid in list(LIVE):
         with contextlib.suppress(OSError):  # already gone
             os.killpg(pid, signal.SIGKILL)
-    os._exit(128 + signum)
+    raise SystemExit(128 + signum)
 
 
 def _close_players() -> None:
