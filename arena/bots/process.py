@@ -10,6 +10,7 @@ started die with it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 import re
@@ -65,6 +66,7 @@ def _maker() -> str:
     return f"{os.getpid()}.{_place()}"
 
 
+@functools.cache  # a process stays on its host and in its pid namespace
 def _place() -> str:
     try:
         namespace = os.stat("/proc/self/ns/pid").st_ino

@@ -169,7 +169,8 @@ class Feed:
         """Store the next chunk of a round, or make and store the next round; False when
         none may be made now (or ever)."""
         if self.partial is not None:
-            return self._store_chunk(self.partial)
+            self._stored(self.partial, self.store.add_games(self._chunk(self.partial)))
+            return True
         if self.complete:
             return False
         number = self.number + 1
@@ -223,10 +224,6 @@ class Feed:
                 stop=partial.stored + CHUNK,
             )
         )
-
-    def _store_chunk(self, partial: _Partial) -> bool:
-        self._stored(partial, self.store.add_games(self._chunk(partial)))
-        return True
 
     def _stored(self, partial: _Partial, made: list[ScheduledGame]) -> None:
         """Queue games just stored; the round is partial until all of it is stored."""

@@ -37,7 +37,7 @@ from arena.errors import BotFault, FaultKind
 from arena.game import Rules
 from arena.protocol import Limits
 from arena.referee import GameResult, Player, play_game, write_replay
-from arena.signals import ignore_interrupts
+from arena.signals import STOPPING, ignore_interrupts
 from arena.tournament.feed import Feed
 from arena.tournament.ratings import Environment, StopRule
 from arena.tournament.schedule import (
@@ -798,13 +798,9 @@ def _init_worker(setup: Setup, counter: Any = None, cpus: Sequence[int] | None =
     _STATE["seats"] = Seats(setup, log_dir=setup.folder / "logs", sandbox=setup.sandbox)
     if counter is not None:  # a pool worker (with one job the games are played in the caller)
         ignore_interrupts()
-        for signum in _STOPS:
+        for signum in STOPPING:  # pool.terminate() sends SIGTERM
             signal.signal(signum, _stopped_worker)
         Finalize(None, _close_players, exitpriority=10)
-
-
-#: The signals that stop a pool worker (``pool.terminate()`` sends SIGTERM).
-_STOPS = (signal.SIGTERM, signal.SIGHUP)
 
 
 def _play_table(games: Sequence[ScheduledGame], disabled: dict[str, str]) -> list[Finished]:
@@ -830,10 +826,10 @@ def _stopped_worker(signum: int, _frame: object) -> None:
     ``pool.terminate()`` waited for it for good. What the bots leave is
     swept by the coordinator and the next run.
     """
-    for other in _STOPS:  # once: a second stop (the group's, then terminate's) while the
+    for other in STOPPING:  # once: a second stop (the group's, then terminate's) while the
         signal.signal(other, signal.SIG_IGN)  # worker shuts down would raise inside its cleanup
     for pid in list(LIVE):
-        with contextlib.suppress(OSError):  # already gone
+        with contextlib.suppress(ProcessLookupError):  # that bot's group has ended already
             os.killpg(pid, signal.SIGKILL)
     raise SystemExit(128 + signum)
 
