@@ -21,13 +21,13 @@ from tqdm import tqdm
 
 from arena import __version__
 from arena.bots.player import ProcessPlayer
-from arena.bots.sandbox import PROTECTIONS, Capabilities, ResourceLimits, detect, require
+from arena.bots.sandbox import PROTECTIONS, SandboxRequest, detect
 from arena.bots.selftest import ATTACKS, run_attacks
 from arena.bots.spec import build_bot, parse_bots
 from arena.checkbot import check_bot
-from arena.errors import ArenaError
+from arena.errors import ArenaError, UsageProblem
 from arena.files import check_makeable
-from arena.game.rules import OPTION_NAMES, Rules, parse_rule_assignment
+from arena.game.rules import OPTION_NAMES, Rules, rules_from
 from arena.protocol import Limits
 from arena.referee import play_game, read_replay, write_replay
 from arena.report.html import leaderboard_table, page, pairwise_table
@@ -40,20 +40,13 @@ from arena.simulate import random_game
 from arena.tournament.config import (
     DEFAULT_DEALS,
     DEFAULT_JOBS,
-    command_line_bots,
-    config_bots,
-    load_config,
-    results_folder,
-    tournament_name,
 )
 from arena.tournament.config_schema import config_schema
-from arena.tournament.ratings import StopRule
 from arena.tournament.runner import (
     DEFAULT_CONFIDENCE,
     DEFAULT_ROUNDS,
     MAX_GAMES,
     Setup,
-    Tournament,
     describe_plan,
     open_store,
     resume_command,
@@ -61,6 +54,7 @@ from arena.tournament.runner import (
     settle,
 )
 from arena.tournament.schedule import SCHEDULES
+from arena.tournament.settings import Flags, Settings, resolve
 from arena.tournament.store import open_existing
 
 if TYPE_CHECKING:
@@ -69,25 +63,13 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def build_rules(players: int | None, assignments: Sequence[str]) -> Rules:
-    """Rules from ``--players`` and repeated ``--rule KEY=VALUE`` options.
-
-    Raises:
-        click.ClickException: for an unknown option or a bad value.
-    """
-    try:
-        options: dict[str, object] = dict(parse_rule_assignment(a) for a in assignments)
-        if players is not None:
-            options["players"] = players
-        return Rules.from_dict(options)
-    except ArenaError as error:
-        raise click.ClickException(str(error)) from None
-
-
 def domain(call: Callable[[], Any]) -> Any:
-    """Run ``call``; an :class:`ArenaError` becomes a one-line error (exit 1)."""
+    """Run ``call``; an :class:`ArenaError` becomes a one-line error (exit 1), and
+    a :class:`UsageProblem` a usage error (exit 2)."""
     try:
         return call()
+    except UsageProblem as error:
+        raise click.UsageError(str(error)) from None
     except ArenaError as error:
         raise click.ClickException(str(error)) from None
 
@@ -135,40 +117,6 @@ def sandbox_options(command: F) -> F:
     )(command)
 
 
-def resource_overrides(assignments: Sequence[str]) -> dict[str, int]:
-    """``--limit KEY=VALUE`` options as a mapping, checked.
-
-    Raises:
-        click.ClickException: for an unknown key or a value that is not a whole number.
-    """
-    overrides: dict[str, int] = {}
-    for text in assignments:
-        key, sep, value = text.partition("=")
-        if not sep or not value.strip().isdigit():
-            raise click.ClickException(
-                f"--limit {text!r} is not KEY=NUMBER, e.g. --limit memory_mb=512"
-            )
-        overrides[key.strip()] = int(value)
-    domain(lambda: ResourceLimits().merged(overrides))
-    return overrides
-
-
-def sandbox_for(required: str, no_sandbox: bool) -> Capabilities | None:
-    """The layers to confine bots in, after checking what ``--require`` asks for.
-
-    Raises:
-        click.ClickException: naming a required protection that is missing.
-    """
-    wanted = protections(required)
-    if no_sandbox:
-        if wanted:
-            raise click.UsageError("--require and --no-sandbox contradict each other")
-        return None
-    capabilities = detect()
-    domain(lambda: require(capabilities, wanted))
-    return capabilities
-
-
 def write_page(target: Path, text: str) -> None:
     """Write an HTML page; a place that cannot be written is a one-line error."""
     try:
@@ -180,11 +128,6 @@ def write_page(target: Path, text: str) -> None:
 def stopped_by(interrupt: KeyboardInterrupt) -> str:
     """``Interrupted`` for Ctrl-C, ``Stopped by SIGTERM`` (or SIGHUP) for the others."""
     return f"Stopped by {interrupt}" if isinstance(interrupt, Stopped) else "Interrupted"
-
-
-def protections(required: str) -> list[str]:
-    """The names given to ``--require`` (comma-separated)."""
-    return [name.strip() for name in required.split(",") if name.strip()]
 
 
 def cluster_for(address: str, notice: Callable[[str], None]) -> DaskExecutor:
@@ -245,7 +188,10 @@ def simulate(
     Example:
         arena simulate --seed 2026 --rule rainbow=true --rule blind_dog=true
     """
-    game_rules = build_rules(players, rules)
+    if quiet and hide_hands:
+        raise click.UsageError("--hide-hands with --quiet: --quiet prints no hands anyway")
+    seats = None if players is None else "--players N says how many"
+    game_rules = domain(partial(rules_from, rules, players=players, seats=seats))
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     names = [f"P{seat}" for seat in range(game_rules.players)]
@@ -317,17 +263,16 @@ def play(
     if len(bots) < 2:
         raise click.UsageError("a game needs at least 2 bots")
     specs = domain(lambda: parse_bots(list(bots)))
-    assignments = [a for a in rules if not a.replace(" ", "").startswith("players=")]
-    if len(assignments) != len(rules):
-        raise click.UsageError("the number of players is the number of bots given")
-    game_rules = build_rules(len(specs), assignments)
+    seats = "the number of players is the number of bots given"
+    game_rules = domain(partial(rules_from, rules, players=len(specs), seats=seats))
     limits = Limits(startup_ms=startup_ms, move_ms=move_ms, bank_ms=bank_ms)
+    request = domain(partial(SandboxRequest.parse, required, no_sandbox, resource_limits))
     if replay_path is not None:  # before the game: its replay must have a place to go
         domain(partial(check_makeable, replay_path, "--replay", folder=False))
     if log_dir is not None:
         domain(partial(check_makeable, log_dir, "--logs", folder=True))
-    sandbox = sandbox_for(required, no_sandbox)
-    resources = resource_overrides(resource_limits)
+    sandbox = domain(request.capabilities)
+    resources = dict(request.resources)
     for spec in specs:
         domain(partial(build_bot, spec))
     if seed is None:
@@ -738,81 +683,55 @@ def tournament(
             --bot sample_bots/c/random_bot --players 3 --deals 5 --jobs 2
         arena tournament class.toml --schedule swiss --rounds 8 --dry-run
     """
-    data: dict[str, Any] = {}
-    file_bots = []
-    if config_file is not None:
-        data = domain(lambda: load_config(config_file))
-        file_bots = domain(lambda: config_bots(data, config_file))
-    specs = domain(lambda: command_line_bots(list(bot_args))) if bot_args else file_bots
-    if len(specs) < 2:
-        raise click.UsageError("a tournament needs at least 2 bots (--bot, or [[bots]] in a file)")
-    file_rules = [f"{key}={value}" for key, value in data.get("rules", {}).items()]
-    chosen_players = players or data.get("players") or min(4, len(specs))
-    game_rules = build_rules(
-        chosen_players,
-        [a for a in [*file_rules, *rules] if not a.replace(" ", "").startswith("players=")],
+    flags = Flags(
+        config_file=config_file,
+        bots=tuple(bot_args),
+        players=players,
+        deals=deals,
+        jobs=jobs,
+        pin=pin,
+        dask=dask_address,
+        seed=seed,
+        name=name,
+        out=out,
+        gauntlet=gauntlet,
+        schedule=schedule,
+        rounds=rounds,
+        stop_top=stop_top,
+        stop_confidence=stop_confidence,
+        updates=tuple(updates),
+        max_games=max_games,
+        rules=tuple(rules),
+        move_ms=move_ms,
+        bank_ms=bank_ms,
+        startup_ms=startup_ms,
+        required=required,
+        no_sandbox=no_sandbox,
+        limits=tuple(resource_limits),
     )
-    defaults = Limits()
-    limits = domain(
-        lambda: Limits(
-            startup_ms=startup_ms or data.get("startup_ms", defaults.startup_ms),
-            move_ms=move_ms or data.get("move_ms", defaults.move_ms),
-            bank_ms=bank_ms or data.get("bank_ms", defaults.bank_ms),
-        )
-    )
-    resources = {**data.get("limits", {}), **resource_overrides(resource_limits)}
-    domain(lambda: ResourceLimits().merged(resources))
-    chosen_top = stop_top or data.get("stop_top")
-    chosen_confidence = stop_confidence or data.get("stop_confidence")
-    if chosen_confidence is not None and chosen_top is None:
-        raise click.UsageError("--stop-confidence needs --stop-top K")
-    stop = (
-        StopRule(chosen_top, float(chosen_confidence or DEFAULT_CONFIDENCE)) if chosen_top else None
-    )
-    event = Tournament(
-        bots=tuple(specs),
-        players=game_rules.players,
-        deals=deals or data.get("deals", DEFAULT_DEALS),
-        seed=seed if seed is not None else data.get("seed", 0),
-        rules=game_rules,
-        limits=limits,
-        resources=tuple(sorted(resources.items())),
-        gauntlet=gauntlet or data.get("gauntlet"),
-        schedule=schedule or data.get("schedule", "round-robin"),
-        rounds=rounds or data.get("rounds"),
-        stop=stop,
-    )
-    cap = max_games or data.get("max_games", MAX_GAMES)
-    label = domain(partial(tournament_name, name, data, config_file))
-    folder = domain(partial(results_folder, label, out, data))
+    settings: Settings = domain(partial(resolve, flags))
+    event, folder, label = settings.tournament, settings.folder, settings.label
     if dry_run:  # the plan however large, and whether it would be refused; nothing built
         refusals = []
         try:
-            event = settle(event, folder, updates)
+            event = settle(event, folder, settings.updates)
         except ArenaError as error:  # e.g. a bot changed (or is not built yet)
             refusals.append(str(error))
         click.echo(domain(partial(describe_plan, event, domain(event.plan), folder)))
         try:
-            event.check_size(cap)
+            event.check_size(settings.max_games)
         except ArenaError as error:
             refusals.append(str(error))
         for refusal in refusals:
             click.echo(f"  refused as it is: {refusal}")
         return
-    plan = domain(partial(event.check_size, cap))
-    sandbox = sandbox_for(required, no_sandbox)
-    for spec in specs:
+    plan = domain(partial(event.check_size, settings.max_games))
+    sandbox = domain(settings.sandbox.capabilities)
+    for spec in event.bots:
         domain(partial(build_bot, spec))
     # After the build: a league knows a bot by the files it runs, build outputs included.
-    event = domain(partial(settle, event, folder, updates))
-    if dask_address and jobs:
-        raise click.UsageError(
-            "--jobs and --dask exclude each other: a cluster has its own workers"
-        )
-    # --jobs on the command line plays here even when the config file names a cluster.
-    address = dask_address or (None if jobs else data.get("dask"))
-    wanted = protections(required)
-    chosen_pin = pin if pin is not None else data.get("pin", True)
+    event = domain(partial(settle, event, folder, settings.updates))
+    address, wanted, chosen_pin = settings.dask, list(settings.sandbox.wanted), settings.pin
 
     def notice(text: str) -> None:
         click.echo(f"\n{text}", err=True)
@@ -848,7 +767,8 @@ def tournament(
             sys.exit(exit_status(interrupt))
         if not quiet:
             click.echo(
-                f"Tournament {label}: {len(specs)} bots, {event.players} per table, "
+                f"Tournament {label}: {len(settings.tournament.bots)} bots, "
+                f"{event.players} per table, "
                 f"{event.schedule}, {plan.games:,} games ({store.done():,} done) -> {folder}"
             )
         bar = None if quiet else ProgressBar()
@@ -856,7 +776,7 @@ def tournament(
             outcome = run(
                 event,
                 store,
-                jobs=jobs or data.get("jobs", DEFAULT_JOBS),
+                jobs=settings.jobs,
                 pin=chosen_pin,
                 sandbox=sandbox,
                 progress=bar.update if bar else None,

@@ -14,6 +14,14 @@ class ArenaError(Exception):
     """Base of every deliberate error raised by arena."""
 
 
+class UsageProblem(ArenaError):
+    """Options that cannot go together, or a command given too little to work on.
+
+    The library finds these where it resolves settings; the CLI shows them
+    as click's usage errors (exit status 2), like a flag click itself refuses.
+    """
+
+
 class CardError(ArenaError, ValueError):
     """A text that is not a card, suit or rank in wire form (e.g. ``"1X"``)."""
 

@@ -48,7 +48,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ArenaError
+from arena.errors import ArenaError, UsageProblem
 
 log = logging.getLogger(__name__)
 TRAMPOLINE = Path(__file__).with_name("trampoline.py")
@@ -131,6 +131,66 @@ class ResourceLimits:
             ):
                 raise SandboxError(f"limit {key} takes a whole number >= 1, not {value!r}")
         return replace(self, **overrides)
+
+
+@dataclass(frozen=True)
+class SandboxRequest:
+    """What ``--require``, ``--no-sandbox`` and ``--limit`` ask of the sandbox, checked together.
+
+    Parsed before anything runs, so a contradiction or an unknown name is
+    one line even for a plan that is only printed; the machine's layers are
+    looked for only when bots are about to start (:meth:`capabilities`).
+    """
+
+    #: Protections that must be available (``--require``).
+    wanted: tuple[str, ...] = ()
+    #: ``--no-sandbox``: bots run unconfined.
+    off: bool = False
+    #: ``--limit`` overrides of the resource limits, sorted by key.
+    resources: tuple[tuple[str, int], ...] = ()
+
+    @classmethod
+    def parse(cls, required: str, off: bool, limits: Sequence[str]) -> SandboxRequest:
+        """Read the three options.
+
+        Raises:
+            UsageProblem: for ``--no-sandbox`` with ``--require`` or ``--limit``,
+                which it would silently overrule.
+            SandboxError: for an unknown protection, a ``--limit`` that is not
+                KEY=NUMBER, an unknown limit or a value below 1.
+        """
+        wanted = tuple(name.strip() for name in required.split(",") if name.strip())
+        for name in wanted:
+            if name not in PROTECTIONS:
+                raise SandboxError(f"unknown protection {name!r}; known: {', '.join(PROTECTIONS)}")
+        if off and wanted:
+            raise UsageProblem("--require and --no-sandbox contradict each other")
+        if off and limits:
+            raise UsageProblem(
+                "--limit and --no-sandbox contradict each other: unconfined bots get no limits"
+            )
+        overrides: dict[str, int] = {}
+        for text in limits:
+            key, sep, value = text.partition("=")
+            if not sep or not value.strip().isdigit():
+                raise SandboxError(
+                    f"--limit {text!r} is not KEY=NUMBER, e.g. --limit memory_mb=512"
+                )
+            overrides[key.strip()] = int(value)
+        ResourceLimits().merged(overrides)
+        return cls(wanted, off, tuple(sorted(overrides.items())))
+
+    def capabilities(self) -> Capabilities | None:
+        """The layers to confine bots in (None: ``--no-sandbox``), found on this machine.
+
+        Raises:
+            SandboxError: naming the first wanted protection the machine lacks.
+        """
+        if self.off:
+            return None
+        found = detect()
+        require(found, self.wanted)
+        return found
 
 
 @dataclass(frozen=True)

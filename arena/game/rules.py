@@ -8,7 +8,7 @@ option with its value, not only those that differ from the default.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Final
 
@@ -115,6 +115,36 @@ def parse_rule_assignment(text: str) -> tuple[str, str]:
     if not sep or not key:
         raise RuleError(f"rule {text!r} is not of the form KEY=VALUE, e.g. dog_life=none")
     return key, value.strip()
+
+
+def rules_from(
+    assignments: Sequence[str],
+    *,
+    players: int | None = None,
+    base: Mapping[str, object] | None = None,
+    seats: str | None = None,
+) -> Rules:
+    """Rules from ``--rule KEY=VALUE`` texts laid over ``base`` options (a config
+    file's ``[rules]``), with ``players`` seats when given.
+
+    ``seats`` says where the number of seats comes from, for a command that
+    takes it elsewhere (the bots given, ``--players``): a ``players=``
+    assignment there would be silently overruled, so it is refused with that
+    sentence instead.
+
+    Raises:
+        RuleError: for a text that is not KEY=VALUE, an unknown option, a bad
+            value, or ``players=`` where ``seats`` is given.
+    """
+    options = dict(base or {})
+    for text in assignments:
+        key, value = parse_rule_assignment(text)
+        if key == "players" and seats is not None:
+            raise RuleError(f"--rule {text.strip()}: {seats}")
+        options[key] = value
+    if players is not None:
+        options["players"] = players
+    return Rules.from_dict(options)
 
 
 def _coerce(key: str, value: object) -> object:

@@ -1,0 +1,162 @@
+"""A tournament's settings, resolved once: the config file, overridden by flags.
+
+The command line hands over what the user typed (:class:`Flags`, ``None``
+where a flag was not given) and gets back one frozen :class:`Settings`, or
+one :class:`~arena.errors.ArenaError` naming the first problem. Keeping the
+precedence here, not in the click function, gives one place that says which
+source wins, and lets tests and other front ends (a match, a notebook)
+resolve a tournament without a command line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from arena.bots.sandbox import ResourceLimits, SandboxRequest
+from arena.errors import UsageProblem
+from arena.game.rules import rules_from
+from arena.protocol import Limits
+from arena.tournament.config import (
+    DEFAULT_DEALS,
+    DEFAULT_JOBS,
+    command_line_bots,
+    config_bots,
+    load_config,
+    results_folder,
+    tournament_name,
+)
+from arena.tournament.ratings import StopRule
+from arena.tournament.runner import DEFAULT_CONFIDENCE, MAX_GAMES, Tournament
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Flags:
+    """What the command line said; ``None`` (or empty): not given, so the config file
+    or the default decides."""
+
+    config_file: Path | None = None
+    bots: tuple[str, ...] = ()
+    players: int | None = None
+    deals: int | None = None
+    jobs: int | None = None
+    pin: bool | None = None
+    dask: str | None = None
+    seed: int | None = None
+    name: str | None = None
+    out: Path | None = None
+    gauntlet: str | None = None
+    schedule: str | None = None
+    rounds: int | None = None
+    stop_top: int | None = None
+    stop_confidence: float | None = None
+    updates: tuple[str, ...] = ()
+    max_games: int | None = None
+    rules: tuple[str, ...] = ()
+    move_ms: int | None = None
+    bank_ms: int | None = None
+    startup_ms: int | None = None
+    required: str = ""
+    no_sandbox: bool = False
+    limits: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything ``arena tournament`` needs to run: the machine's sandbox layers are
+    looked for, and the store opened, only when games are about to be played."""
+
+    tournament: Tournament
+    #: The tournament's name, as the summary line shows it.
+    label: str
+    #: Where its results go (checked to be makeable).
+    folder: Path
+    #: The largest plan played (``--max-games``).
+    max_games: int
+    #: Games at once on this machine (unused on a cluster).
+    jobs: int
+    pin: bool
+    #: A Dask scheduler's address, ``local:N``, or None to play here.
+    dask: str | None
+    #: ``--require``, ``--no-sandbox`` and the command line's ``--limit``.
+    sandbox: SandboxRequest
+    #: ``--update``: bots whose changed files enter as a new version.
+    updates: tuple[str, ...] = ()
+
+
+def resolve(flags: Flags) -> Settings:
+    """The settings of a tournament: each flag given wins over the config file's key,
+    which wins over the default.
+
+    Checked here, before anything is built or played: the config file
+    against its schema, the bots' names, rule options, time and resource
+    limits, the results folder, and flags that cannot go together.
+
+    Raises:
+        UsageProblem: for flags that contradict each other, or fewer than 2 bots.
+        ArenaError: for the first other problem (a bad config file, bot,
+            rule option, limit or results folder), in one line.
+    """
+    data: dict[str, Any] = {}
+    specs = []
+    if flags.config_file is not None:
+        data = load_config(flags.config_file)
+        specs = config_bots(data, flags.config_file)
+    if flags.bots:
+        specs = command_line_bots(list(flags.bots))
+    if len(specs) < 2:
+        raise UsageProblem("a tournament needs at least 2 bots (--bot, or [[bots]] in a file)")
+    if flags.dask and flags.jobs:
+        raise UsageProblem("--jobs and --dask exclude each other: a cluster has its own workers")
+    sandbox = SandboxRequest.parse(flags.required, flags.no_sandbox, flags.limits)
+
+    def pick(flag: T | None, key: str, default: T) -> T:
+        return flag if flag is not None else data.get(key, default)
+
+    players = pick(flags.players, "players", None) or min(4, len(specs))
+    rules = rules_from(
+        flags.rules,
+        players=players,
+        base=data.get("rules", {}),
+        seats="seats per table are --players N (or players in the config file)",
+    )
+    limits = Limits(
+        startup_ms=pick(flags.startup_ms, "startup_ms", Limits().startup_ms),
+        move_ms=pick(flags.move_ms, "move_ms", Limits().move_ms),
+        bank_ms=pick(flags.bank_ms, "bank_ms", Limits().bank_ms),
+    )
+    resources = {**data.get("limits", {}), **dict(sandbox.resources)}
+    ResourceLimits().merged(resources)
+    top = pick(flags.stop_top, "stop_top", None)
+    confidence = pick(flags.stop_confidence, "stop_confidence", None)
+    if confidence is not None and top is None:
+        raise UsageProblem("--stop-confidence needs --stop-top K")
+    event = Tournament(
+        bots=tuple(specs),
+        players=rules.players,
+        deals=pick(flags.deals, "deals", DEFAULT_DEALS),
+        seed=pick(flags.seed, "seed", 0),
+        rules=rules,
+        limits=limits,
+        resources=tuple(sorted(resources.items())),
+        gauntlet=pick(flags.gauntlet, "gauntlet", None),
+        schedule=pick(flags.schedule, "schedule", "round-robin"),
+        rounds=pick(flags.rounds, "rounds", None),
+        stop=StopRule(top, float(confidence or DEFAULT_CONFIDENCE)) if top else None,
+    )
+    label = tournament_name(flags.name, data, flags.config_file)
+    return Settings(
+        tournament=event,
+        label=label,
+        folder=results_folder(label, flags.out, data),
+        max_games=pick(flags.max_games, "max_games", MAX_GAMES),
+        jobs=pick(flags.jobs, "jobs", DEFAULT_JOBS),
+        pin=pick(flags.pin, "pin", True),
+        # --jobs on the command line plays here even when the config file names a cluster.
+        dask=flags.dask or (None if flags.jobs else data.get("dask")),
+        sandbox=sandbox,
+        updates=flags.updates,
+    )

@@ -1,0 +1,231 @@
+"""Tournament settings: a flag wins over the config file, which wins over the default;
+options that cannot go together are refused in one line, before anything runs."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.bots.sandbox import SandboxError, SandboxRequest
+from arena.cli import main
+from arena.errors import RuleError, UsageProblem
+from arena.game.rules import Rules, rules_from
+from arena.protocol import Limits
+from arena.tournament.config import DEFAULT_DEALS, DEFAULT_JOBS
+from arena.tournament.runner import DEFAULT_CONFIDENCE, MAX_GAMES
+from arena.tournament.settings import Flags, resolve
+
+ROOT = Path(__file__).resolve().parent.parent
+C_BOT = str(ROOT / "sample_bots/c/random_bot")
+PY_BOT = str(ROOT / "sample_bots/python/random_bot.py")
+
+FULL_CONFIG = f"""
+name = "club"
+players = 3
+deals = 7
+jobs = 2
+pin = false
+seed = 11
+move_ms = 900
+bank_ms = 4000
+startup_ms = 3000
+gauntlet = "a"
+schedule = "sampled"
+rounds = 6
+stop_top = 2
+stop_confidence = 0.9
+max_games = 5000
+
+[rules]
+dog_life = "none"
+
+[limits]
+memory_mb = 256
+
+[[bots]]
+name = "a"
+command = "{C_BOT}"
+
+[[bots]]
+name = "b"
+command = "{C_BOT}"
+
+[[bots]]
+name = "c"
+command = "{C_BOT}"
+"""
+
+
+@pytest.fixture
+def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "club.toml"
+    path.write_text(FULL_CONFIG, encoding="utf-8")
+    return path
+
+
+def test_the_config_file_decides_where_no_flag_is_given(config: Path) -> None:
+    settings = resolve(Flags(config_file=config))
+    event = settings.tournament
+    assert [spec.name for spec in event.bots] == ["a", "b", "c"]
+    assert (event.players, event.deals, event.seed) == (3, 7, 11)
+    assert event.limits == Limits(startup_ms=3000, move_ms=900, bank_ms=4000)
+    assert event.rules == Rules(players=3, dog_life="none")
+    assert event.resources == (("memory_mb", 256),)
+    assert (event.gauntlet, event.schedule, event.rounds) == ("a", "sampled", 6)
+    assert event.stop is not None and (event.stop.top, event.stop.confidence) == (2, 0.9)
+    assert (settings.label, settings.folder) == ("club", Path("results/club"))
+    assert (settings.max_games, settings.jobs, settings.pin, settings.dask) == (
+        5000,
+        2,
+        False,
+        None,
+    )
+
+
+def test_each_flag_wins_over_the_config_file(config: Path, tmp_path: Path) -> None:
+    flags = Flags(
+        config_file=config,
+        bots=(f"x={C_BOT}", f"y={C_BOT}"),
+        players=2,
+        deals=1,
+        jobs=1,
+        pin=True,
+        seed=0,
+        name="other",
+        out=tmp_path / "elsewhere",
+        gauntlet="x",
+        schedule="swiss",
+        rounds=9,
+        stop_top=1,
+        stop_confidence=0.6,
+        max_games=10,
+        rules=("dog_life=expanded",),
+        move_ms=100,
+        bank_ms=200,
+        startup_ms=300,
+        limits=("memory_mb=128", "cpu_s=5"),
+    )
+    settings = resolve(flags)
+    event = settings.tournament
+    assert [spec.name for spec in event.bots] == ["x", "y"]
+    assert (event.players, event.deals, event.seed) == (2, 1, 0)
+    assert event.limits == Limits(startup_ms=300, move_ms=100, bank_ms=200)
+    assert event.rules == Rules(players=2, dog_life="expanded")
+    assert event.resources == (("cpu_s", 5), ("memory_mb", 128))
+    assert (event.gauntlet, event.schedule, event.rounds) == ("x", "swiss", 9)
+    assert event.stop is not None and (event.stop.top, event.stop.confidence) == (1, 0.6)
+    assert (settings.label, settings.folder) == ("other", tmp_path / "elsewhere")
+    assert (settings.max_games, settings.jobs, settings.pin) == (10, 1, True)
+
+
+def test_the_defaults_where_neither_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    settings = resolve(Flags(bots=(f"a={C_BOT}", f"b={C_BOT}", f"c={C_BOT}"), stop_top=1))
+    event = settings.tournament
+    assert (event.players, event.deals, event.seed) == (3, DEFAULT_DEALS, 0)
+    assert event.limits == Limits() and event.rules == Rules(players=3)
+    assert (event.schedule, event.rounds, event.gauntlet, event.resources) == (
+        "round-robin",
+        None,
+        None,
+        (),
+    )
+    assert event.stop is not None and event.stop.confidence == DEFAULT_CONFIDENCE
+    assert (settings.label, settings.folder) == ("tournament", Path("results/tournament"))
+    assert (settings.max_games, settings.jobs, settings.pin) == (MAX_GAMES, DEFAULT_JOBS, True)
+    assert resolve(Flags(bots=tuple(f"b{i}={C_BOT}" for i in range(6)))).tournament.players == 4
+
+
+def test_a_cluster_in_the_config_file_gives_way_to_jobs_on_the_command_line(
+    config: Path,
+) -> None:
+    config.write_text('dask = "local:2"\n' + FULL_CONFIG, encoding="utf-8")
+    assert resolve(Flags(config_file=config)).dask == "local:2"
+    assert resolve(Flags(config_file=config, jobs=2)).dask is None
+    assert resolve(Flags(config_file=config, dask="tcp://head:8786")).dask == "tcp://head:8786"
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (Flags(bots=(C_BOT,)), "a tournament needs at least 2 bots"),
+        (Flags(bots=(PY_BOT, C_BOT), dask="local:2", jobs=2), "--jobs and --dask exclude"),
+        (Flags(bots=(PY_BOT, C_BOT), stop_confidence=0.9), "--stop-confidence needs --stop-top"),
+        (
+            Flags(bots=(PY_BOT, C_BOT), no_sandbox=True, required="net"),
+            "--require and --no-sandbox contradict each other",
+        ),
+        (
+            Flags(bots=(PY_BOT, C_BOT), no_sandbox=True, limits=("memory_mb=64",)),
+            "--limit and --no-sandbox contradict each other",
+        ),
+    ],
+)
+def test_options_that_cannot_go_together_are_usage_problems(flags: Flags, message: str) -> None:
+    with pytest.raises(UsageProblem, match=message):
+        resolve(flags)
+
+
+def test_players_in_a_rule_is_refused_where_seats_come_from_elsewhere() -> None:
+    with pytest.raises(RuleError, match=r"--rule players=3: seats per table are --players N"):
+        resolve(Flags(bots=(PY_BOT, C_BOT), rules=("players=3",)))
+    assert rules_from(["players=5"]).players == 5
+    assert rules_from(["dog_life=none"], players=3, base={"rainbow": True}) == Rules(
+        players=3, dog_life="none", rainbow=True
+    )
+    with pytest.raises(RuleError, match="the number of players is the number of bots given"):
+        rules_from(
+            ["players=3"], players=2, seats="the number of players is the number of bots given"
+        )
+
+
+def test_the_sandbox_request_is_checked_before_any_layer_is_looked_for() -> None:
+    request = SandboxRequest.parse("net, fs", False, ["memory_mb=64", "cpu_s=3"])
+    assert request == SandboxRequest(("net", "fs"), False, (("cpu_s", 3), ("memory_mb", 64)))
+    assert SandboxRequest.parse("", True, []).capabilities() is None
+    with pytest.raises(SandboxError, match="unknown protection 'walls'"):
+        SandboxRequest.parse("walls", True, [])
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["simulate", "--quiet", "--hide-hands"], "--quiet prints no hands anyway"),
+        (["play", PY_BOT, C_BOT, "--no-sandbox", "--limit", "memory_mb=64"], "--limit and"),
+        (
+            ["tournament", "--bot", PY_BOT, "--bot", C_BOT, "--no-sandbox", "--limit", "cpu_s=1"],
+            "--limit and --no-sandbox",
+        ),
+    ],
+)
+def test_silent_conflicts_are_refused_at_the_command_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], message: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", PY_BOT, C_BOT, "--rule", "players=3"],
+        ["simulate", "--players", "3", "--rule", "players=5"],
+        ["tournament", "--bot", PY_BOT, "--bot", C_BOT, "--rule", "players=2"],
+    ],
+)
+def test_a_players_rule_that_would_be_overruled_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1, result.output
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith("Error: --rule players=")
+    assert os.listdir(tmp_path) == []
