@@ -48,9 +48,22 @@ def browser() -> Iterator[Browser]:
             launched.close()
 
 
-def offline(browser: Browser, path: Path, requests: list[str], fragment: str = "") -> Page:
-    """A page showing the file at ``path``, with every other request refused and recorded."""
+def offline(
+    browser: Browser,
+    path: Path,
+    requests: list[str],
+    fragment: str = "",
+    errors: list[str] | None = None,
+) -> Page:
+    """A page showing the file at ``path``, with every other request refused and recorded
+    (and, given ``errors``, every script error and console error recorded there)."""
     page = browser.new_page(viewport={"width": 1100, "height": 700})
+    if errors is not None:
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on(
+            "console",
+            lambda message: errors.append(message.text) if message.type == "error" else None,
+        )
     own = path.resolve().as_uri()
 
     def guard(route: Route) -> None:
@@ -512,12 +525,30 @@ def test_a_bot_name_cannot_break_the_report(browser: Browser, tmp_path: Path) ->
     names = page.locator("#seats .seat .name").all_inner_texts()
     assert any(name.startswith("<!--<script> (") for name in names), names
     assert page.evaluate("document.scripts.length") == 4, "the list, replays and both scripts"
-    first = sorted((club / "replays").glob("*.jsonl"))[0]
-    first.write_text('{"type": "game", "players": [\n')
+    cut, empty, headless = sorted((club / "replays").glob("*.jsonl"))
+    cut.write_text('{"type": "game", "players": [\n')
+    empty.write_text("\n")
+    headless.write_text('{"type": "deal", "hand": 1}\n')
     code, output = run_cli("report", str(club))
     assert code == 0, output
-    broken = offline(browser, club / "report.html", requests, fragment=f"#game={first.stem}")
-    broken.wait_for_function("document.getElementById('caption').textContent !== ''")
-    caption = broken.locator("#caption").inner_text()
-    assert caption.startswith(f"The replay of game {first.stem} cannot be read: "), caption
+    assert output.startswith("Notice: 3 of the 3 replays could not be read"), output
+    why = {
+        cut: "line 1 is not JSON",
+        empty: "empty",
+        headless: "its first line is not a game header",
+    }
+    for replay, problem in why.items():
+        errors: list[str] = []
+        fragment = f"#game={replay.stem}"
+        broken = offline(browser, club / "report.html", requests, fragment, errors)
+        broken.wait_for_function("document.getElementById('caption').textContent !== ''")
+        assert broken.locator("#caption").inner_text() == (
+            f"The replay of game {replay.stem} cannot be shown: its file in the results folder "
+            f"could not be read ({problem})."
+        )
+        button = broken.locator(f'#game-rows button[data-game="{replay.stem}"]')
+        assert button.get_attribute("title") == f"its replay file could not be read ({problem})"
+        assert button.get_attribute("class") == "open absent"
+        assert errors == [], "no script error on the way"
+        broken.close()
     assert requests == []

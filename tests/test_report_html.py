@@ -233,13 +233,18 @@ def test_arena_report_of_a_tournament_with_a_faulty_bot(tmp_path: Path) -> None:
     code, output = run_cli("report", str(tmp_path / "club"))
     assert code == 0, output
     assert output.splitlines()[0] == (
-        "Notice: 3 of the 9 replays could not be read (missing ones are left out, the viewer "
-        "names damaged ones): "
+        "Notice: 3 of the 9 replays could not be read (the viewer says so for each): "
         f"{stored[0]['id']} (missing), {stored[1]['id']} (line 1 is not JSON), "
         f"{stored[2]['id']} (empty)"
     )
     text = (tmp_path / "club" / "report.html").read_text()
-    assert sorted(embedded(text, "replays")) == sorted(game["id"] for game in stored[1:])
+    assert sorted(embedded(text, "replays")) == sorted(game["id"] for game in stored[3:])
+    assert embedded(text, "damaged") == {
+        stored[0]["id"]: "missing",
+        stored[1]["id"]: "line 1 is not JSON",
+        stored[2]["id"]: "empty",
+    }
+    assert "the replays of 6 of the 9 (3 could not be read) finished games" in text
     code, output = run_cli("report", str(tmp_path / "nowhere"))
     assert code == 2 and "does not exist" in output
     code, output = run_cli("report", str(tmp_path / "club"), "-o", "/nonexistent/r.html")

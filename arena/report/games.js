@@ -59,10 +59,13 @@
     tr.dataset.game = row.id;
     const open = document.createElement("button");
     const inPage = ArenaViewer.has(row.id);
+    const damaged = ArenaViewer.problem(row.id);
     open.className = inPage ? "open" : "open absent";
     open.dataset.game = row.id;
     open.textContent = row.id;
-    open.title = inPage ? "watch this game" : "its replay is not in this page";
+    open.title = inPage ? "watch this game"
+      : damaged !== null ? `its replay file could not be read (${damaged})`
+        : "its replay is not in this page";
     const idCell = document.createElement("td");
     idCell.className = "bot";
     idCell.append(open);

@@ -78,11 +78,17 @@ def json_script(element_id: str, value: Any) -> str:
     return f'<script type="application/json" id="{element_id}">{inline_json(value)}</script>'
 
 
-def viewer_parts(replays: Mapping[str, str]) -> str:
-    """The viewer's style, markup, code and the packed ``replays`` (game id -> pack())."""
+def viewer_parts(replays: Mapping[str, str], damaged: Mapping[str, str] | None = None) -> str:
+    """The viewer's style, markup, code and the packed ``replays`` (game id -> pack()).
+
+    ``damaged`` maps the games whose replay file could not be read to why
+    (:func:`arena.report.tournament_report.replay_problem`), so the viewer
+    says so in words instead of failing on their text.
+    """
+    unreadable = f"{json_script('damaged', damaged)}\n" if damaged else ""
     return (
         f"<style>{VIEWER_CSS}</style>\n{VIEWER_HTML}\n{json_script('replays', replays)}\n"
-        f"<script>{asset('viewer.js')}</script>"
+        f"{unreadable}<script>{asset('viewer.js')}</script>"
     )
 
 

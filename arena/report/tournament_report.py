@@ -139,7 +139,7 @@ def games_section(
     bots = sorted({seat["bot"] for game in games for seat in game["seats"]})
     number = {bot: index for index, bot in enumerate(bots)}
     replays: dict[str, str] = {}
-    unreadable = []
+    damaged: dict[str, str] = {}
     inside = folder.resolve()
     wanted = chosen(games, max_replays)
     for game in wanted:
@@ -149,18 +149,20 @@ def games_section(
                 raise ValueError(f"{game['replay']} is not in {folder}")
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            unreadable.append(f"{game['id']} (missing)")
+            problem: str | None = "missing"
         except (OSError, ValueError) as error:
-            unreadable.append(f"{game['id']} ({error})")
+            problem = str(error)
         else:
             problem = replay_problem(text)
-            if problem:  # kept: the viewer says in words why it cannot show it
-                unreadable.append(f"{game['id']} ({problem})")
+        if problem:  # the viewer says in words why it cannot show the game
+            damaged[game["id"]] = problem
+        else:
             replays[game["id"]] = pack(text)
+    unreadable = [f"{game} ({problem})" for game, problem in damaged.items()]
     notices = (
         [
-            f"{len(unreadable)} of the {len(wanted)} replays could not be read (missing ones "
-            f"are left out, the viewer names damaged ones): {', '.join(unreadable[:3])}"
+            f"{len(unreadable)} of the {len(wanted)} replays could not be read (the viewer "
+            f"says so for each): {', '.join(unreadable[:3])}"
             + (f" and {len(unreadable) - 3} more" if len(unreadable) > 3 else "")
         ]
         if unreadable
@@ -182,17 +184,21 @@ def games_section(
             for game in games
         ],
     }
+    why_fewer = [
+        *(["arena report --max-replays sets how many"] if len(wanted) < len(games) else []),
+        *([f"{len(damaged)} could not be read"] if damaged else []),
+    ]
     count = (
-        f"all {len(games)}"
-        if len(replays) == len(games)
-        else f"{len(replays)} of the {len(games)} (arena report --max-replays sets how many)"
+        f"{len(replays)} of the {len(games)} ({'; '.join(why_fewer)})"
+        if why_fewer
+        else f"all {len(games)}"
     )
     intro = (
         f"<p>Choose a game to watch it below; the replays of {count} finished games are "
         "in this page. Click a column's heading to sort by it.</p>"
     )
     html = (
-        f"<style>{GAMES_CSS}</style>\n{intro}\n{GAMES_HTML}\n{viewer_parts(replays)}\n"
+        f"<style>{GAMES_CSS}</style>\n{intro}\n{GAMES_HTML}\n{viewer_parts(replays, damaged)}\n"
         f"{json_script('game-list', data)}\n<script>{asset('games.js')}</script>"
     )
     return html, notices

@@ -274,10 +274,18 @@ const ArenaViewer = (() => {
     return { show, fail, hide, focus: () => root.focus() };
   }
 
+  const own = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
   let packed = null;
   const has = (id) => {
     packed = packed || JSON.parse(document.getElementById("replays").textContent);
-    return Object.prototype.hasOwnProperty.call(packed, id);
+    return own(packed, id);
+  };
+  // Why a game's replay file could not be read, as the report found it (or null).
+  let damaged = null;
+  const problem = (id) => {
+    const element = document.getElementById("damaged");
+    damaged = damaged || (element ? JSON.parse(element.textContent) : {});
+    return own(damaged, id) ? String(damaged[id]) : null;
   };
 
   // Open one game: unpack its replay, show it, or say why it cannot be shown.
@@ -285,6 +293,12 @@ const ArenaViewer = (() => {
   let latest = 0;
   async function open(viewer, id) {
     const ticket = ++latest;
+    const why = problem(id);
+    if (why !== null) {
+      viewer.fail(`The replay of game ${id} cannot be shown: its file in the results ` +
+        `folder could not be read (${why}).`);
+      return;
+    }
     if (!has(id)) {
       viewer.fail(`The replay of game ${id} is not in this page: arena replay FOLDER ` +
         `--game ${id} --html writes a page of its own.`);
@@ -298,5 +312,5 @@ const ArenaViewer = (() => {
     }
   }
 
-  return { cardText, framesOf, unpack, mount, open, has };
+  return { cardText, framesOf, unpack, mount, open, has, problem };
 })();
