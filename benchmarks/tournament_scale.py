@@ -6,7 +6,10 @@ the peak RSS of the coordinator and of each worker when 2,000, 20,000 and
 100,000 games are done: the floor is the 2,000-game figure (flat memory
 means the later ones stay near it). Then it times ``arena leaderboard`` on
 the finished folder, against its floor in the same run: starting Python and
-importing arena's command line, which every ``arena`` command pays. Prints
+importing arena's command line, which every ``arena`` command pays; and the
+store's damage checks: the quick one a leaderboard runs and SQLite's full
+integrity check that a resume and a report run (it reads the whole file, so
+its time per MB of results.sqlite says what a larger folder costs). Prints
 JSON and lines.
 
     .venv/bin/python benchmarks/tournament_scale.py [--games 100000] [--jobs 2]
@@ -29,6 +32,7 @@ from arena.bots.spec import parse_bots
 from arena.game import Rules
 from arena.protocol import Limits
 from arena.tournament.runner import Tournament, open_store, run
+from arena.tournament.store import DATABASE, open_existing
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -90,6 +94,17 @@ def main() -> None:
             start = time.perf_counter()
             subprocess.run([sys.executable, "-c", "import arena.cli"], check=True)
             import_s = min(import_s, time.perf_counter() - start)
+        checks = {}
+        for full in (False, True):
+            best = float("inf")
+            for _ in range(3):
+                opened = open_existing(Path(folder))
+                start = time.perf_counter()
+                opened.check(full=full)
+                best = min(best, time.perf_counter() - start)
+                opened.close()
+            checks["integrity_check_seconds" if full else "quick_check_seconds"] = round(best, 3)
+        database_mb = (Path(folder) / DATABASE).stat().st_size / 2**20
     report = {
         "benchmark": "tournament_scale",
         "games": outcome.done,
@@ -98,6 +113,8 @@ def main() -> None:
         "at": marks,
         "leaderboard_seconds": round(leaderboard_s, 3),
         "import_floor_seconds": round(import_s, 3),
+        "database_mb": round(database_mb, 1),
+        **checks,
     }
     print(json.dumps(report))
     for done, figures in sorted(marks.items(), key=lambda kv: int(kv[0])):
@@ -109,6 +126,12 @@ def main() -> None:
         f"{outcome.done} games at {report['games_per_s']} games/s; "
         f"arena leaderboard took {leaderboard_s:.2f} s (a new process, import included; "
         f"floor: starting Python and importing arena.cli, {import_s:.2f} s)"
+    )
+    print(
+        f"results.sqlite {database_mb:.1f} MB: the leaderboard's quick check took "
+        f"{checks['quick_check_seconds']:.3f} s, the full integrity check (resume, report) "
+        f"{checks['integrity_check_seconds']:.2f} s, "
+        f"{checks['integrity_check_seconds'] / database_mb * 1000:.1f} ms per MB"
     )
     print(printed.stdout.splitlines()[2] if len(printed.stdout.splitlines()) > 2 else "")
 

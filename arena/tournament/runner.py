@@ -545,13 +545,13 @@ class LocalExecutor:
             pool = context.Pool(jobs, initializer=_init_worker, initargs=(setup, counter, cpus))
             try:
                 yield _play_in(pool, jobs * QUEUED_PER_WORKER, games, disabled)
-            except BaseException:
-                pool.terminate()  # interrupted: the bots die with their workers
+                pool.close()  # workers say bye to their bots and free their sandboxes
+                pool.join()
+            except BaseException:  # a stop while they play, or while they say bye
+                pool.terminate()  # the bots die with their workers
                 pool.join()
                 sweep_scratch()  # the workers could not remove their bots' scratch folders
                 raise
-            pool.close()  # workers say bye to their bots and free their sandboxes
-            pool.join()
 
 
 #: Tasks queued per pool worker, so that a worker never waits for the coordinator.
