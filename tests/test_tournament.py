@@ -631,16 +631,27 @@ def bot_tmpdir() -> Path:
     return scratch
 
 
-def running_in(scratch: Path) -> list[int]:
-    """Processes whose environment names a folder under ``scratch`` (bots: TMPDIR, HOME)."""
-    found = []
-    for environ in Path("/proc").glob("[0-9]*/environ"):
-        try:
-            if str(scratch).encode() in environ.read_bytes():
-                found.append(int(environ.parent.name))
-        except OSError:  # gone, or not ours to read
-            continue
-    return found
+def running_in(scratch: Path, *, settle_s: float = 2.0) -> list[str]:
+    """Processes whose environment names a folder under ``scratch`` (bots: TMPDIR, HOME),
+    each as ``PID: command line``, once ``settle_s`` has passed with some left.
+
+    A process told to end may still be in the middle of it when the command
+    that ended it returns (multiprocessing's resource tracker exits when it
+    reads the end of its pipe); one still there after ``settle_s`` is left.
+    """
+    deadline = time.monotonic() + settle_s
+    while True:
+        found = []
+        for environ in Path("/proc").glob("[0-9]*/environ"):
+            try:
+                if str(scratch).encode() in environ.read_bytes():
+                    command = (environ.parent / "cmdline").read_bytes().replace(b"\0", b" ")
+                    found.append(f"{environ.parent.name}: {command.decode(errors='replace')}")
+            except OSError:  # gone, or not ours to read
+                continue
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.05)
 
 
 def damage(folder: Path, table: str) -> None:
