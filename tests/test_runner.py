@@ -285,10 +285,10 @@ def test_jobs_are_capped_by_tables_at_once_and_by_memory(monkeypatch: pytest.Mon
 def test_the_scratch_sweep_removes_only_folders_of_gone_makers_here(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from arena.bots import process  # noqa: PLC0415
+    from arena.bots import owner, process  # noqa: PLC0415
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    here = process._place()
+    here = owner.place()
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()  # a pid no process has now
     folders = {

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from arena.bots import sandbox as sandbox_module
+from arena.bots.cgroups import Cgroups
 from arena.bots.player import ProcessPlayer
 from arena.bots.process import BotProcess
 from arena.bots.sandbox import (
@@ -57,7 +58,7 @@ def test_this_machine_class_offers_every_layer() -> None:
     capabilities = detect()
     assert capabilities.landlock_abi >= 6, capabilities.notes
     assert capabilities.seccomp and capabilities.subreaper, capabilities.notes
-    assert capabilities.cgroups or not ROOT, capabilities.notes
+    assert capabilities.cgroups is not None or not ROOT, capabilities.notes
 
 
 @pytest.mark.parametrize("attack", [name for name, _ in ATTACKS])
@@ -95,12 +96,10 @@ def test_a_layer_that_fails_to_apply_means_the_bot_never_starts(
     marker = tmp_path / "started"
     script = tmp_path / "bot.py"
     script.write_text(f"open({str(marker)!r}, 'w').close()\n")
-    monkeypatch.setattr(
-        sandbox_module, "_make_cgroups", lambda name, limits: [tmp_path / "no-such-cgroup"]
-    )
+    monkeypatch.setattr(Cgroups, "make", lambda *_: [tmp_path / "no-such-cgroup"])
     process = BotProcess(
         BotSpec(name="x", argv=(sys.executable, str(script)), source="x"),
-        sandbox=Capabilities(cgroups=True, subreaper=True),
+        sandbox=Capabilities(cgroups=Cgroups(2, tmp_path), subreaper=True),
     )
     process.start()
     try:

@@ -10,7 +10,6 @@ started die with it.
 from __future__ import annotations
 
 import contextlib
-import functools
 import logging
 import os
 import re
@@ -21,10 +20,10 @@ import subprocess
 import tempfile
 import threading
 import time
-import zlib
 from pathlib import Path
 from typing import BinaryIO
 
+from arena.bots import owner
 from arena.bots.sandbox import (
     LAYER_FAILED,
     Capabilities,
@@ -50,38 +49,9 @@ _READ_CHUNK = 1 << 16
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.\-]+")
 #: Pids of the bot processes running now, in this process (spared when reaping leftovers).
 LIVE: set[int] = set()
-#: A bot's scratch folder: ``arena-<maker's pid>.<its place>-<bot>-<random>`` (see _maker).
-_SCRATCH = re.compile(r"^arena-(\d+)\.([0-9a-f]+)-")
+#: A bot's scratch folder: ``arena-<maker's pid>.<its place>-<bot>-<random>`` (see owner).
+_SCRATCH = re.compile(rf"^arena-{owner.MARK.pattern}-")
 _swept = False
-
-
-def _maker() -> str:
-    """``<pid>.<where>``: this process, and a mark of the pid namespace and host it runs in.
-
-    A pid means something only in its own pid namespace on its own host; a
-    TMPDIR shared with a container or another machine holds folders whose
-    makers this process cannot see, so the sweep leaves folders of other
-    places alone.
-    """
-    return f"{os.getpid()}.{_place()}"
-
-
-@functools.cache  # a process stays on its host and in its pid namespace
-def _place() -> str:
-    try:
-        namespace = os.stat("/proc/self/ns/pid").st_ino
-    except OSError:
-        namespace = 0
-    return f"{zlib.crc32(f'{os.uname().nodename}/{namespace}'.encode()):08x}"
-
-
-def _running(pid: int) -> bool:
-    """Whether process ``pid`` runs (a zombie, killed but not yet reaped, does not)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2 :].split(" ", 1)[0] != "Z"
 
 
 def sweep_scratch() -> int:
@@ -94,12 +64,9 @@ def sweep_scratch() -> int:
     maker no longer runs. Folders of processes still running are left alone.
     """
     removed = 0
-    base, here = Path(tempfile.gettempdir()), _place()
-    for folder in base.glob("arena-*-*"):
-        owner = _SCRATCH.match(folder.name)
-        if not owner or owner.group(2) != here:
-            continue
-        if not _running(int(owner.group(1))) and folder.is_dir():
+    for folder in Path(tempfile.gettempdir()).glob("arena-*-*"):
+        maker = _SCRATCH.match(folder.name)
+        if maker and owner.left_behind(*maker.groups()) and folder.is_dir():
             shutil.rmtree(folder, ignore_errors=True)
             removed += not folder.exists()
     return removed
@@ -158,7 +125,7 @@ class BotProcess:
             _swept = True
             sweep_scratch()
         name = _UNSAFE.sub("_", self.spec.name)
-        self.scratch = tempfile.mkdtemp(prefix=f"arena-{_maker()}-{name}-")
+        self.scratch = tempfile.mkdtemp(prefix=f"arena-{owner.mark()}-{name}-")
         env = {
             "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
             "HOME": self.scratch,

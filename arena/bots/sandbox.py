@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import itertools
 import logging
 import marshal
 import os
@@ -41,13 +40,16 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from arena.bots.cgroups import CgroupError, Cgroups
+from arena.bots.cgroups import find as find_cgroups
+from arena.bots.cgroups import kill as kill_cgroup
+from arena.bots.cgroups import remove as remove_cgroup
 from arena.errors import ArenaError, UsageProblem
 
 log = logging.getLogger(__name__)
@@ -56,7 +58,6 @@ TRAMPOLINE = Path(__file__).with_name("trampoline.py")
 ARENA_PACKAGE = Path(__file__).resolve().parent.parent
 #: Exit status of the trampoline when a layer could not be applied.
 LAYER_FAILED = 121
-CGROUP_ROOT = Path("/sys/fs/cgroup")
 PR_SET_CHILD_SUBREAPER = 36
 CAP_SYS_RESOURCE = 24
 MIB = 1 << 20
@@ -199,7 +200,8 @@ class Capabilities:
 
     landlock_abi: int = 0
     seccomp: bool = False
-    cgroups: bool = False
+    #: Where bots' cgroups go (v1 or v2), or None where no cgroup may be written.
+    cgroups: Cgroups | None = None
     subreaper: bool = False
     root: bool = False
     #: CAP_SYS_RESOURCE: the referee can raise a bot's hard CPU limit per game.
@@ -231,8 +233,8 @@ class Capabilities:
             found.append(f"landlock-abi{self.landlock_abi}")
         if self.seccomp:
             found.append("seccomp")
-        if self.cgroups:
-            found.append("cgroups-v1")
+        if self.cgroups is not None:
+            found.append(self.cgroups.layer)
         if self.subreaper:
             found.append("subreaper")
         return tuple(found)
@@ -247,9 +249,9 @@ class Capabilities:
         return {
             "net": self.seccomp or self.landlock_abi >= 4 or self.namespaces,
             "fs": self.landlock_abi >= 1,
-            "tree-kill": self.cgroups or self.subreaper or self.namespaces,
+            "tree-kill": self.cgroups is not None or self.subreaper or self.namespaces,
             "memory": True,
-            "processes": self.cgroups,
+            "processes": self.cgroups is not None and "pids" in self.cgroups.controllers,
             "signals": self.landlock_abi >= 6,
             "privileges": self.drop_capabilities or not self.root,
         }[protection]
@@ -281,11 +283,9 @@ def detect() -> Capabilities:
     seccomp = _try_trampoline({"seccomp": True})
     if not seccomp:
         notes.append("seccomp: a filter could not be installed")
-    cgroups = _cgroups_writable()
-    if cgroups:
-        _sweep_stale_cgroups()
-    else:
-        notes.append("cgroups: no writable cgroup v1 pids and memory hierarchy")
+    cgroups = find_cgroups(notes)
+    if cgroups is not None:
+        cgroups.sweep()
     if abi >= 1 and not _try_trampoline({"landlock": [["/", "read"]]}):
         notes.append(f"Landlock: ABI {abi} offered, but a ruleset could not be applied")
         abi = 0
@@ -349,12 +349,12 @@ class Confinement:
         ``live`` holds the pids of bots still running, which are spared.
         """
         for group in self.cgroups:
-            _kill_cgroup(group)
+            kill_cgroup(group)
         # Nothing leaves its cgroup (its files are not the bot's to write): with cgroups,
         # killing them reached every process of the uid, and the costly search is skipped.
         kill_leftovers(live, uid=None if self.cgroups else self.uid)
         for group in self.cgroups:
-            _remove_cgroup(group)
+            remove_cgroup(group)
         self.cgroups = []
         if self.uid is not None:
             _UIDS.give_back(self.uid)
@@ -375,7 +375,14 @@ def confine(
     Raises:
         SandboxError: when the bot's cgroups cannot be created.
     """
-    groups = _make_cgroups(name, limits) if capabilities.cgroups else []
+    try:
+        groups = (
+            capabilities.cgroups.make(name, limits.processes, limits.memory_mb)
+            if capabilities.cgroups is not None
+            else []
+        )
+    except CgroupError as error:
+        raise SandboxError(str(error)) from None
     python = sys.executable
     uid = None
     rlimits = _rlimits(limits, capabilities)
@@ -671,77 +678,6 @@ def _try_trampoline(config: dict[str, Any], *, python: str = sys.executable) -> 
     except (OSError, subprocess.TimeoutExpired):
         return False
     return done.returncode == 0
-
-
-def _sweep_stale_cgroups() -> None:
-    """Remove the cgroups of arena processes that are gone (killed with ``kill -9``)."""
-    for controller in ("pids", "memory"):
-        with contextlib.suppress(OSError):
-            for group in (CGROUP_ROOT / controller).glob("arena-*-*"):
-                owner = group.name.split("-")[1]
-                if owner.isdigit() and not Path(f"/proc/{owner}").exists():
-                    _kill_cgroup(group)
-                    _remove_cgroup(group)
-
-
-def _cgroups_writable() -> bool:
-    for controller in ("pids", "memory"):
-        probe = CGROUP_ROOT / controller / f"arena-probe-{os.getpid()}"
-        try:
-            probe.mkdir()
-            probe.rmdir()
-        except OSError:
-            return False
-    return True
-
-
-_cgroup_numbers = itertools.count(1)
-
-
-def _make_cgroups(name: str, limits: ResourceLimits) -> list[Path]:
-    label = f"arena-{os.getpid()}-{next(_cgroup_numbers)}"
-    groups = []
-    try:
-        pids = CGROUP_ROOT / "pids" / label
-        pids.mkdir()
-        groups.append(pids)
-        if limits.processes:
-            (pids / "pids.max").write_text(str(limits.processes))
-        memory = CGROUP_ROOT / "memory" / label
-        memory.mkdir()
-        groups.append(memory)
-        if limits.memory_mb:
-            (memory / "memory.limit_in_bytes").write_text(str(limits.memory_mb * MIB))
-    except OSError as error:
-        for group in groups:
-            _remove_cgroup(group)
-        raise SandboxError(f"cannot create the cgroups of bot {name!r}: {error}") from None
-    return groups
-
-
-def _kill_cgroup(group: Path) -> None:
-    """SIGKILL every process in ``group``."""
-    try:
-        pids = [int(p) for p in (group / "cgroup.procs").read_text().split()]
-    except OSError:
-        return  # already removed
-    for pid in pids:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, signal.SIGKILL)
-
-
-def _remove_cgroup(group: Path) -> None:
-    """Remove ``group`` once its processes are gone (tries for a second)."""
-    deadline = time.monotonic() + 1.0
-    while group.exists():
-        try:
-            group.rmdir()
-        except OSError:
-            if time.monotonic() > deadline:
-                log.warning("cgroup %s is still busy; left in place", group)
-                return
-            _kill_cgroup(group)
-            time.sleep(0.01)
 
 
 def become_subreaper() -> bool:
