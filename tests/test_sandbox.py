@@ -273,6 +273,54 @@ def test_a_bot_whose_files_anyone_may_read_runs_under_its_own_uid() -> None:
         shutil.rmtree(folder)
 
 
+FORK_BOMB = """
+import os, time
+forked = 0
+for _ in range(300):
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        time.sleep(30)
+        os._exit(0)
+    forked += 1
+print(os.getuid(), forked, flush=True)
+time.sleep(30)
+"""
+
+
+def test_unshare_without_cgroups_still_gives_a_uid_that_stops_a_fork_bomb() -> None:
+    """Where unshare (not bubblewrap) makes the namespaces and no cgroup can be written,
+    a bot as root still runs under a uid of its own, whose RLIMIT_NPROC counts its forks."""
+    capabilities = replace(detect(), bwrap=None, unshare=UNSHARE, cgroups=None)
+    if not capabilities.uid_python:
+        assert not ROOT or "separate uids" in " ".join(capabilities.notes), capabilities.notes
+        return  # not root: no uid to give, which is what the README says
+    assert "unshare-namespaces" in capabilities.layers and "separate-uids" in capabilities.layers
+    folder = Path(tempfile.mkdtemp(prefix="arena-uid-test-"))
+    try:
+        folder.chmod(0o755)
+        (folder / "bomb.py").write_text(FORK_BOMB)
+        (folder / "bomb.py").chmod(0o644)
+        argv = (capabilities.uid_python, str(folder / "bomb.py"))
+        process = BotProcess(BotSpec(name="bomb", argv=argv, source="x"), sandbox=capabilities)
+        process.start()
+        try:
+            assert process.confinement is not None and process.confinement.uid is not None
+            uid = process.confinement.uid
+            line = process.read_line(time.monotonic() + 30)
+        finally:
+            process.stop()
+        bot_uid, forked = (int(word) for word in line.split())
+        assert bot_uid == uid, "the bot runs under the slot's uid, inside the namespaces"
+        limit = ResourceLimits().processes
+        assert limit is not None and forked < limit, f"{forked} forks: RLIMIT_NPROC holds"
+        assert not [pid for pid in _all_pids() if _uid_of(pid) == uid], "nothing of it survived"
+    finally:
+        shutil.rmtree(folder)
+
+
 def _uid_of(pid: int) -> int | None:
     try:
         status = Path(f"/proc/{pid}/status").read_text()

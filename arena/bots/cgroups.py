@@ -193,14 +193,7 @@ def _freeze(group: Path, frozen: bool) -> bool:
 
 
 def _v1_writable() -> bool:
-    for controller in CONTROLLERS:
-        probe = V1_ROOT / controller / f"arena-probe-{os.getpid()}"
-        try:
-            probe.mkdir()
-            probe.rmdir()
-        except OSError:
-            return False
-    return True
+    return all(_writable(V1_ROOT / controller) for controller in CONTROLLERS)
 
 
 def v2_mount() -> tuple[Path, str] | None:
@@ -258,6 +251,7 @@ def _find_v2() -> tuple[Cgroups | None, str]:
 
 
 def _writable(base: Path) -> bool:
+    """Whether this process may make a group in ``base`` (it makes one and removes it)."""
     probe = base / f"arena-probe-{owner.mark()}"
     try:
         probe.mkdir()

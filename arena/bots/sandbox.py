@@ -306,9 +306,12 @@ def detect() -> Capabilities:
             notes.append("unshare: cannot create network and pid namespaces here")
             unshare = None
     drop = os.geteuid() == 0 and _try_trampoline({"drop_capabilities": True})
-    uid_python = _uid_python() if os.geteuid() == 0 and unshare is None else None
-    if uid_python is not None and not _try_trampoline({"uid": _UIDS.probe()}, python=uid_python):
-        notes.append("separate uids: a bot could not be started under a uid of its own")
+    uid_python = _uid_python() if os.geteuid() == 0 else None
+    if uid_python is not None and not _uid_works(uid_python, bwrap, unshare):
+        notes.append(
+            "separate uids: a bot could not be started under a uid of its own"
+            + (" inside bubblewrap (it needs unprivileged user namespaces there)" if bwrap else "")
+        )
         uid_python = None
     if os.geteuid() == 0 and not drop:
         notes.append("capabilities: a bot started as root could not give them up")
@@ -387,10 +390,7 @@ def confine(
     uid = None
     rlimits = _rlimits(limits, capabilities)
     paths = _bot_paths(argv, read_paths)
-    # unshare, unlike bubblewrap, needs root for its namespaces: no own uid with it.
-    uid_python = (
-        None if capabilities.unshare and not capabilities.bwrap else capabilities.uid_python
-    )
+    uid_python = capabilities.uid_python
     if uid_python and _world_readable([argv[0], *paths], executable=argv[0]):
         python, uid = uid_python, _UIDS.take()
         os.chown(scratch, uid, uid)
@@ -423,7 +423,11 @@ def confine(
     elif capabilities.unshare:
         config["wrap"] = _unshare_args(capabilities.unshare)
         config["source"] = _trampoline_source()
-        config["inner"] = {"parent": None, "limits": {}, **last}
+        # unshare, unlike bubblewrap, needs root for its namespaces: the bot's uid,
+        # and the process limit that counts its processes, are taken inside them.
+        config["uid"] = None
+        inner = {"processes": rlimits.pop("processes")} if uid is not None else {}
+        config["inner"] = {"parent": None, "limits": inner, "uid": uid, **last}
     else:
         config.update(last)
     command = [python, "-I", "-S", "-c", _trampoline_source(), trampoline_config(config), *argv]
@@ -654,6 +658,27 @@ def _rlimits(limits: ResourceLimits, capabilities: Capabilities) -> dict[str, in
         "file_size_bytes": limits.file_size_mb * mb if limits.file_size_mb else None,
         "open_files": limits.open_files,
     }
+
+
+def _uid_works(python: str, bwrap: str | None, unshare: str | None) -> bool:
+    """Whether a bot starts under a uid of its own, in the namespaces it will get.
+
+    Under bubblewrap the uid is taken first, so bubblewrap must be able to
+    make its namespaces as that uid (unprivileged user namespaces); unshare
+    needs root for them, so there the uid is taken inside (see :func:`confine`).
+    """
+    trial: dict[str, Any] = {"uid": _UIDS.probe()}
+    inner: dict[str, Any] = {"parent": None, "limits": {}}
+    if bwrap is not None:
+        with tempfile.TemporaryDirectory(prefix="arena-probe-") as scratch:
+            os.chown(scratch, trial["uid"], trial["uid"])
+            wrap = _bwrap_args(bwrap, scratch, python=python, own_uid=True)
+            trial.update(wrap=wrap, source=_trampoline_source(), inner=inner)
+            return _try_trampoline(trial, python=python)
+    if unshare is not None:
+        inner["uid"] = trial.pop("uid")
+        trial.update(wrap=_unshare_args(unshare), source=_trampoline_source(), inner=inner)
+    return _try_trampoline(trial, python=python)
 
 
 def _landlock_abi() -> int:
