@@ -441,6 +441,7 @@ def sandbox(attacks: Sequence[str], no_sandbox: bool) -> None:
     if capabilities is None:
         click.echo("Sandbox: off (--no-sandbox): bots get only their own process group.")
     else:
+        click.echo(f"Host: {capabilities.host}")
         click.echo(f"Sandbox layers: {', '.join(capabilities.layers)}")
         for name in PROTECTIONS:
             state = "available" if capabilities.provides(name) else "NOT available"

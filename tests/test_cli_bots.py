@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from arena.bots.sandbox import detect
 from arena.cli import main
 from arena.protocol import full_validator
 
@@ -147,7 +148,9 @@ def test_the_same_bot_can_play_itself() -> None:
 
 def test_arena_sandbox_reports_layers_and_attacks() -> None:
     result = CliRunner().invoke(main, ["sandbox", "--attack", "write", "--attack", "orphan"])
-    assert result.output.splitlines()[0].startswith("Sandbox layers: process-group")
+    host, layers = result.output.splitlines()[:2]
+    assert host == f"Host: {detect().host}" and "cgroup" in host
+    assert layers.startswith("Sandbox layers: process-group")
     assert "Self-test (hostile probe bots):" in result.output
     lines = result.output.splitlines()
     attacks = [line for line in lines if line.startswith(("  contained", "  NOT"))]

@@ -46,7 +46,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from arena.bots.cgroups import CgroupError, Cgroups
+from arena.bots.cgroups import CgroupError, Cgroups, v2_mount
 from arena.bots.cgroups import find as find_cgroups
 from arena.bots.cgroups import kill as kill_cgroup
 from arena.bots.cgroups import remove as remove_cgroup
@@ -216,6 +216,8 @@ class Capabilities:
     #: user may read then run under a uid of their own, one per bot slot.
     uid_python: str | None = None
     notes: tuple[str, ...] = ()
+    #: What kind of host this is for the sandbox, in words (``arena sandbox`` prints it).
+    host: str = ""
 
     @property
     def layers(self) -> tuple[str, ...]:
@@ -334,7 +336,27 @@ def detect() -> Capabilities:
         subreaper=become_subreaper(),
         root=os.geteuid() == 0,
         notes=tuple(notes),
+        host=_host_kind(cgroups),
     )
+
+
+def _host_kind(cgroups: Cgroups | None) -> str:
+    """The kind of host, as the README's sandbox table names them."""
+    user = "as root" if os.geteuid() == 0 else "as a normal user"
+    if cgroups is None:
+        if v2_mount() is None:
+            return f"no cgroup hierarchy this process may write, {user}"
+        advice = (
+            ""
+            if os.geteuid() == 0
+            else "; on a systemd machine, run arena under "
+            "'systemd-run --user --scope -p Delegate=yes' to get one"
+        )
+        return f"cgroup v2, {user}, no subtree this process may write{advice}"
+    if cgroups.version == 1:
+        return f"cgroup v1, {user}: pids and memory hierarchies at {cgroups.base}"
+    how = ", ".join(cgroups.controllers) or "no controller"
+    return f"cgroup v2, {user}: a subtree at {cgroups.base} ({how} enabled)"
 
 
 @dataclass
