@@ -22,7 +22,7 @@ mkdir -p "$work/out"
 for tool in qemu-system-x86_64:qemu-system-x86 busybox:busybox-static cpio:cpio; do
   command -v "${tool%%:*}" >/dev/null || apt-get install -y -q "${tool#*:}" >/dev/null
 done
-if [ ! -f "$work/initrd.gz" ]; then
+if [ ! -f "$work/initrd.gz" ] || [ "$0" -nt "$work/initrd.gz" ]; then
   (cd "$work" && apt-get download "linux-image-$kernel" >/dev/null &&
     dpkg -x linux-image-"$kernel"_*.deb root)
   rm -rf "$work/initrd" && mkdir -p "$work/initrd"/{bin,mods,newroot,proc,sys,dev}
@@ -48,15 +48,33 @@ mount -t devtmpfs dev /newroot/dev; mkdir -p /newroot/dev/pts /newroot/dev/shm
 mount -t devpts devpts /newroot/dev/pts; mount -t tmpfs shm /newroot/dev/shm
 mount -t tmpfs tmp /newroot/tmp; mount -t tmpfs run /newroot/run
 mount -t cgroup2 cgroup2 /newroot/sys/fs/cgroup
+if [ -f /newroot/mnt/out/systemd ]; then  # boot systemd, and run the command as a service
+  cat > /newroot/etc/systemd/system/arena-vm.service <<UNIT
+[Unit]
+Wants=dbus.service systemd-logind.service
+After=basic.target dbus.service systemd-logind.service
+[Service]
+Type=oneshot
+ExecStart=/bin/bash /mnt/out/run.sh
+ExecStopPost=/bin/systemctl poweroff --force --force
+UNIT
+  exec switch_root /newroot /lib/systemd/systemd systemd.unit=arena-vm.service
+fi
 # switch_root, not chroot: a chrooted process may not make user namespaces (bubblewrap
 # as a normal user needs them). When the command ends, so does the machine.
-exec switch_root /newroot /bin/bash -c \
-  'bash /mnt/out/cmd.sh > /mnt/out/out.txt 2>&1; echo "exit \$?" >> /mnt/out/out.txt; sync'
+exec switch_root /newroot /bin/bash /mnt/out/run.sh
 EOF
   chmod +x "$work/initrd/init"
   (cd "$work/initrd" && find . | cpio -o -H newc 2>/dev/null | gzip) > "$work/initrd.gz"
 fi
 printf 'cd %q\nexport HOME=/root\n%s\n' "$here" "$command" > "$work/out/cmd.sh"
+cat > "$work/out/run.sh" <<'EOF'
+bash /mnt/out/cmd.sh > /mnt/out/out.txt 2>&1
+echo "exit $?" >> /mnt/out/out.txt
+sync
+EOF
+# CGROUP2_VM_SYSTEMD=1: boot systemd (its user managers, delegation) instead of a shell.
+if [ -n "${CGROUP2_VM_SYSTEMD:-}" ]; then touch "$work/out/systemd"; else rm -f "$work/out/systemd"; fi
 rm -f "$work/out/out.txt"
 timeout "${CGROUP2_VM_TIMEOUT:-1800}" qemu-system-x86_64 -accel tcg -cpu max -m 4096 \
   -smp 2 -nographic -no-reboot -nodefaults -serial stdio \

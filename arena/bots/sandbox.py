@@ -349,8 +349,8 @@ def _host_kind(cgroups: Cgroups | None) -> str:
         advice = (
             ""
             if os.geteuid() == 0
-            else "; on a systemd machine, run arena under "
-            "'systemd-run --user --scope -p Delegate=yes' to get one"
+            else "; no systemd user manager gave one (in a login session on a "
+            "systemd machine, arena asks it for a scope with Delegate=yes)"
         )
         return f"cgroup v2, {user}, no subtree this process may write{advice}"
     if cgroups.version == 1:
