@@ -148,11 +148,29 @@ def find(notes: list[str]) -> Cgroups | None:
         missing = [c for c in CONTROLLERS if c not in v2.controllers]
         notes.append(
             f"cgroups: v2 at {v2.base} kills each bot's whole tree, but cannot limit "
-            f"{' or '.join(missing)} there (not enabled for this subtree)"
+            f"{' or '.join(missing)} there ({_why_not_enabled(v2.base, missing)})"
         )
         return v2
     notes.append(f"cgroups: no writable cgroup v1 pids and memory hierarchy, and {why}")
     return None
+
+
+def _why_not_enabled(base: Path, missing: list[str]) -> str:
+    """Why ``missing`` controllers could not be enabled below ``base``, in words."""
+    try:
+        offered = (base / "cgroup.controllers").read_text().split()
+        others = [p for p in (base / "cgroup.procs").read_text().split() if p != str(os.getpid())]
+    except OSError as error:
+        return f"cannot read {base}: {error.strerror}"
+    if any(c not in offered for c in missing):
+        return "the cgroup above does not pass them on (cgroup v1 may hold them)"
+    if others:
+        return (
+            f"{len(others)} other processes share this cgroup, and v2 enables controllers "
+            "only below a cgroup without processes: start arena as the only process of "
+            "its cgroup (a container's entry point), or move the others into a child"
+        )
+    return "not enabled for this subtree"
 
 
 def kill(group: Path) -> None:
