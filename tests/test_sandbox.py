@@ -209,8 +209,10 @@ UNSHARE = shutil.which("unshare")
 def test_unshare_alone_contains_its_attacks(attack: str) -> None:
     """The fallback when bubblewrap is missing: network and pid namespaces by unshare."""
     assert UNSHARE is not None, "util-linux unshare is part of every Debian system"
-    [outcome] = run_attacks(Capabilities(unshare=UNSHARE), (attack,))
+    capabilities = Capabilities(unshare=UNSHARE)
+    [outcome] = run_attacks(capabilities, (attack,))
     assert outcome.contained, outcome
+    assert capabilities.provides(PROTECTION_OF[attack]), "what the namespaces contain is claimed"
 
 
 @pytest.mark.parametrize("stack", ["unshare", "no-namespaces", "fallback"])

@@ -48,6 +48,7 @@ mount -t devtmpfs dev /newroot/dev; mkdir -p /newroot/dev/pts /newroot/dev/shm
 mount -t devpts devpts /newroot/dev/pts; mount -t tmpfs shm /newroot/dev/shm
 mount -t tmpfs tmp /newroot/tmp; mount -t tmpfs run /newroot/run
 mount -t cgroup2 cgroup2 /newroot/sys/fs/cgroup
+ip link set lo up  # loopback, as any booted system has (tests listen on 127.0.0.1)
 if [ -f /newroot/mnt/out/systemd ]; then  # boot systemd, and run the command as a service
   cat > /newroot/etc/systemd/system/arena-vm.service <<UNIT
 [Unit]

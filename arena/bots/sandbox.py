@@ -19,7 +19,8 @@ Protections a user can ``--require`` (each met by any one of its layers):
   the process group (cgroups, or the referee as child subreaper);
 - ``memory``: a memory ceiling (the data limit; cgroups measure it exactly);
 - ``processes``: a ceiling on processes, against fork bombs (cgroups pids);
-- ``signals``: no signals to processes outside the sandbox (Landlock ABI 6);
+- ``signals``: no signals to processes outside the sandbox (Landlock ABI 6, or
+  a pid namespace of its own, where no process outside can be named);
 - ``privileges``: no capabilities, even when arena runs as root.
 """
 
@@ -254,7 +255,8 @@ class Capabilities:
             "tree-kill": self.cgroups is not None or self.subreaper or self.namespaces,
             "memory": True,
             "processes": self.cgroups is not None and "pids" in self.cgroups.controllers,
-            "signals": self.landlock_abi >= 6,
+            # A pid namespace of its own shows the bot no process outside to signal.
+            "signals": self.landlock_abi >= 6 or self.namespaces,
             "privileges": self.drop_capabilities or not self.root,
         }[protection]
 
