@@ -128,7 +128,6 @@ def test_the_cpu_budget_is_granted_per_game() -> None:
     try:
         assert process.proc is not None
         pid = process.proc.pid
-        time.sleep(0.3)  # let the trampoline exec the bot
 
         def soft_cpu_limit() -> str:
             for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
@@ -136,6 +135,9 @@ def test_the_cpu_budget_is_granted_per_game() -> None:
                     return line.split()[3]
             raise AssertionError("no CPU limit line")
 
+        deadline = time.monotonic() + 10  # the trampoline sets it before it execs the bot
+        while soft_cpu_limit() == "unlimited" and time.monotonic() < deadline:
+            time.sleep(0.02)
         assert soft_cpu_limit() == "7"
         process.grant_game_cpu()
         if ROOT:
