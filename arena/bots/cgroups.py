@@ -122,17 +122,15 @@ class Cgroups:
         """Remove the cgroups of arena processes that are gone (killed with ``kill -9``)."""
         if self.version == 1:
             for controller in CONTROLLERS:
-                with contextlib.suppress(OSError):
-                    for group in (self.base / controller).glob("arena-*-*"):
-                        pid = group.name.split("-")[1]
-                        if pid.isdigit() and not owner.running(int(pid)):
-                            remove(group)
+                for group in (self.base / controller).glob("arena-*-*"):
+                    pid = group.name.split("-")[1]
+                    if pid.isdigit() and not owner.running(int(pid)):
+                        remove(group)
             return
-        with contextlib.suppress(OSError):
-            for folder in self.base.iterdir():
-                found = _V2_FOLDER.match(folder.name)
-                if found and owner.left_behind(found.group(1), found.group(2)):
-                    _remove_folder(folder)
+        for folder in self.base.glob("arena-*"):  # the base was found writable just now
+            found = _V2_FOLDER.match(folder.name)
+            if found and owner.left_behind(found.group(1), found.group(2)):
+                _remove_folder(folder)
 
 
 def find(notes: list[str]) -> Cgroups | None:
