@@ -96,7 +96,7 @@ def sandbox_options(command: F) -> F:
     """``--require``, ``--limit`` and ``--no-sandbox``, shared by commands that run bots."""
     command = click.option(
         "--limit",
-        "resource_limits",
+        "limits",
         multiple=True,
         metavar="KEY=VALUE",
         help="A resource limit for every bot (repeatable), e.g. memory_mb=512; keys: "
@@ -246,7 +246,7 @@ def play(
     startup_ms: int,
     required: str,
     no_sandbox: bool,
-    resource_limits: Sequence[str],
+    limits: Sequence[str],
     quiet: bool,
 ) -> None:
     """Play one game between bots, narrated trick by trick.
@@ -265,8 +265,8 @@ def play(
     specs = domain(lambda: parse_bots(list(bots)))
     seats = "the number of players is the number of bots given"
     game_rules = domain(partial(rules_from, rules, players=len(specs), seats=seats))
-    limits = Limits(startup_ms=startup_ms, move_ms=move_ms, bank_ms=bank_ms)
-    request = domain(partial(SandboxRequest.parse, required, no_sandbox, resource_limits))
+    timing = Limits(startup_ms=startup_ms, move_ms=move_ms, bank_ms=bank_ms)
+    request = domain(partial(SandboxRequest.parse, required, no_sandbox, limits))
     if replay_path is not None:  # before the game: its replay must have a place to go
         domain(partial(check_makeable, replay_path, "--replay", folder=False))
     if log_dir is not None:
@@ -278,7 +278,7 @@ def play(
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     players = [
-        ProcessPlayer(spec, limits, log_dir=log_dir, sandbox=sandbox, resources=resources)
+        ProcessPlayer(spec, timing, log_dir=log_dir, sandbox=sandbox, resources=resources)
         for spec in specs
     ]
     layers = list(sandbox.layers) if sandbox is not None else []
@@ -288,7 +288,7 @@ def play(
             game_rules,
             seed=seed,
             game_id=f"play-{seed}",
-            limits=limits,
+            limits=timing,
             header_extra={"sandbox": layers},
         )
     finally:
@@ -516,7 +516,7 @@ def config_schema_command() -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     metavar="[CONFIG.toml]",
 )
-@click.option("--bot", "bot_args", multiple=True, metavar="BOT", help="A bot (repeatable).")
+@click.option("--bot", "bots", multiple=True, metavar="BOT", help="A bot (repeatable).")
 @click.option(
     "--players",
     type=click.IntRange(2, 7),
@@ -546,7 +546,7 @@ def config_schema_command() -> None:
 )
 @click.option(
     "--dask",
-    "dask_address",
+    "dask",
     default=None,
     metavar="ADDRESS",
     help="Play on a Dask cluster: its scheduler (tcp://HOST:8786), or local:N for N worker "
@@ -641,34 +641,7 @@ def config_schema_command() -> None:
 )
 @sandbox_options
 @click.option("--quiet", is_flag=True, help="No progress bar; only the summary line.")
-def tournament(
-    config_file: Path | None,
-    bot_args: Sequence[str],
-    players: int | None,
-    deals: int | None,
-    jobs: int | None,
-    pin: bool | None,
-    dask_address: str | None,
-    seed: int | None,
-    name: str | None,
-    out: Path | None,
-    gauntlet: str | None,
-    schedule: str | None,
-    rounds: int | None,
-    stop_top: int | None,
-    stop_confidence: float | None,
-    updates: Sequence[str],
-    dry_run: bool,
-    max_games: int | None,
-    rules: Sequence[str],
-    move_ms: int | None,
-    bank_ms: int | None,
-    startup_ms: int | None,
-    required: str,
-    no_sandbox: bool,
-    resource_limits: Sequence[str],
-    quiet: bool,
-) -> None:
+def tournament(dry_run: bool, quiet: bool, **given: Any) -> None:
     """Play a tournament with duplicate deals, and rate the bots.
 
     Each table plays --deals deal sets, each in every seat rotation. A
@@ -684,33 +657,8 @@ def tournament(
             --bot sample_bots/c/random_bot --players 3 --deals 5 --jobs 2
         arena tournament class.toml --schedule swiss --rounds 8 --dry-run
     """
-    flags = Flags(
-        config_file=config_file,
-        bots=tuple(bot_args),
-        players=players,
-        deals=deals,
-        jobs=jobs,
-        pin=pin,
-        dask=dask_address,
-        seed=seed,
-        name=name,
-        out=out,
-        gauntlet=gauntlet,
-        schedule=schedule,
-        rounds=rounds,
-        stop_top=stop_top,
-        stop_confidence=stop_confidence,
-        updates=tuple(updates),
-        max_games=max_games,
-        rules=tuple(rules),
-        move_ms=move_ms,
-        bank_ms=bank_ms,
-        startup_ms=startup_ms,
-        required=required,
-        no_sandbox=no_sandbox,
-        limits=tuple(resource_limits),
-    )
-    settings: Settings = domain(partial(resolve, flags))
+    # Every other option is a field of Flags, under the same name.
+    settings: Settings = domain(partial(resolve, Flags(**given)))
     event, folder, label = settings.tournament, settings.folder, settings.label
     if dry_run:  # the plan however large, and whether it would be refused; nothing built
         refusals = []

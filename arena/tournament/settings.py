@@ -123,10 +123,11 @@ def resolve(flags: Flags) -> Settings:
         base=data.get("rules", {}),
         seats="seats per table are --players N (or players in the config file)",
     )
+    defaults = Limits()
     limits = Limits(
-        startup_ms=pick(flags.startup_ms, "startup_ms", Limits().startup_ms),
-        move_ms=pick(flags.move_ms, "move_ms", Limits().move_ms),
-        bank_ms=pick(flags.bank_ms, "bank_ms", Limits().bank_ms),
+        startup_ms=pick(flags.startup_ms, "startup_ms", defaults.startup_ms),
+        move_ms=pick(flags.move_ms, "move_ms", defaults.move_ms),
+        bank_ms=pick(flags.bank_ms, "bank_ms", defaults.bank_ms),
     )
     resources = {**data.get("limits", {}), **dict(sandbox.resources)}
     ResourceLimits().merged(resources)
