@@ -12,7 +12,10 @@ C_BOT := sample_bots/c/random_bot
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(BIN)/python
+# The modules setup.py compiles (marked so): the install builds them again when they change.
+COMPILED := $(shell grep -rlx '\# arena: compiled with mypyc' arena --include='*.py')
+
+$(STAMP): pyproject.toml setup.py $(COMPILED) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,dev,dask]'
 	touch $(STAMP)
 

@@ -30,6 +30,8 @@ from typing import Any
 
 import trueskill
 
+from arena.tournament.skill import FreeForAll
+
 #: Share of seat pairs sharing a place, by table size, measured on 1,500 random
 #: games each (2 players never share a place; trueskill needs a small positive value).
 DRAW_PROBABILITY: Mapping[int, float] = {
@@ -71,6 +73,14 @@ class Environment:
             draw_probability=self.draw_probability,
         )
 
+    def free_for_all(self) -> FreeForAll:
+        """The fast rater of free-for-all games in this environment (see
+        :mod:`arena.tournament.skill`): the package's numbers, a tenth of its cost."""
+        env = self.trueskill()
+        # Each of its difference factors compares two one-bot teams: the margin of size 2.
+        margin = trueskill.calc_draw_margin(self.draw_probability, 2, env)
+        return FreeForAll(dynamic=self.tau, beta=self.beta, margin=float(margin))
+
 
 def rate(
     env: trueskill.TrueSkill,
@@ -78,7 +88,8 @@ def rate(
     seats: Sequence[str],
     placements: Sequence[int],
 ) -> dict[str, tuple[float, float]]:
-    """New (mu, sigma) of the bots of one game, ranked by their placements."""
+    """New (mu, sigma) of the bots of one game, ranked by their placements, by the
+    ``trueskill`` package itself (the reference :class:`FreeForAll` is checked against)."""
     groups: list[tuple[Any, ...]] = [(env.create_rating(*ratings[bot]),) for bot in seats]
     rated = env.rate(groups, ranks=list(placements))
     return {bot: (group[0].mu, group[0].sigma) for bot, group in zip(seats, rated, strict=True)}

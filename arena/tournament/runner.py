@@ -69,6 +69,8 @@ DEFAULT_CONFIDENCE = 0.95
 LIVE_BOTS = 24
 #: Handshake failures in a row after which a bot is disabled.
 DISABLE_AFTER = 3
+#: Seconds between two progress reports, at least (each costs the coordinator time).
+PROGRESS_S = 0.2
 _HANDSHAKE = "handshake failed"
 
 
@@ -475,13 +477,15 @@ def run(
     executor: Executor | None = None,
     required: Sequence[str] = (),
 ) -> Outcome:
-    """Play the tournament's games into ``store``, scheduling rounds as needed; commit each game.
+    """Play the tournament's games into ``store``, scheduling rounds as needed.
 
     The games are played by ``executor`` (default: a :class:`LocalExecutor`
     of ``jobs`` workers, each pinned to a CPU of its own when ``pin`` and
     there are at least ``jobs`` CPUs, see :func:`worker_cpus`). ``required``
     names the protections each worker's sandbox must provide.
-    A KeyboardInterrupt stops the run between commits; what was committed stays.
+    Finished games are committed in groups (:mod:`arena.tournament.commit`); a
+    KeyboardInterrupt (Ctrl-C, SIGTERM) commits those finished so far, then
+    stops the run.
     """
     feed = tournament.feed(store)
     done = store.done()
@@ -497,22 +501,30 @@ def run(
         if capped and notice:
             notice(capped)
         executor = LocalExecutor(jobs, pin=pin)
-    with executor.play(setup, feed, disabled) as results:
-        for finished in results:
-            store.finish(finished)
-            played += 1
-            done += 1
-            starts += finished.starts
-            for bot, failed in _handshakes(finished, feed.finished(finished.ordinal)).items():
-                failures[bot] = failures.get(bot, 0) + 1 if failed else 0
-                if failures[bot] >= DISABLE_AFTER and bot not in disabled:
-                    reason = f"failed to start {DISABLE_AFTER} games in a row"
-                    disabled[bot] = reason
-                    store.disable(bot, reason)
-                    if notice:
-                        notice(f"bot {bot!r} disabled: {reason}; its remaining games are forfeits")
-            if progress:
-                progress(done, feed.total(), time.monotonic() - start)
+    shown = 0.0
+    try:
+        with executor.play(setup, feed, disabled) as results:
+            for finished in results:
+                game = feed.finished(finished.ordinal)
+                store.finish(finished, game.seats)
+                played += 1
+                done += 1
+                starts += finished.starts
+                if finished.faults or failures:  # a failed start, or one to forget
+                    for bot in _disable(finished, game, failures, disabled):
+                        store.disable(bot, disabled[bot])
+                        if notice:
+                            notice(
+                                f"bot {bot!r} disabled: {disabled[bot]}; "
+                                "its remaining games are forfeits"
+                            )
+                if progress and (now := time.monotonic()) - shown >= PROGRESS_S:
+                    shown = now
+                    progress(done, feed.total(), now - start)
+    finally:
+        store.flush()  # the games finished before a stop (Ctrl-C, SIGTERM, an error) are kept
+    if progress and played:
+        progress(done, feed.total(), time.monotonic() - start)
     return Outcome(
         played, done, feed.total(), time.monotonic() - start, dict(disabled), feed.stopped(), starts
     )
@@ -589,12 +601,22 @@ def _play_in(
         yield from value
 
 
-def _handshakes(finished: Finished, game: ScheduledGame) -> dict[str, bool]:
-    """For each bot of the game: whether it failed to start (its handshake)."""
-    return {
-        bot: seat in finished.faults and finished.faults[seat][1].startswith(_HANDSHAKE)
-        for seat, bot in enumerate(game.seats)
-    }
+def _disable(
+    finished: Finished, game: ScheduledGame, failures: dict[str, int], disabled: dict[str, str]
+) -> list[str]:
+    """Count each bot's failed starts in a row (its handshake); disable those that failed
+    :data:`DISABLE_AFTER` times (added to ``disabled``), and return them."""
+    newly = []
+    for seat, bot in enumerate(game.seats):
+        fault = finished.faults.get(seat)
+        if fault is None or not fault[1].startswith(_HANDSHAKE):
+            failures.pop(bot, None)
+            continue
+        failures[bot] = failures.get(bot, 0) + 1
+        if failures[bot] >= DISABLE_AFTER and bot not in disabled:
+            disabled[bot] = f"failed to start {DISABLE_AFTER} games in a row"
+            newly.append(bot)
+    return newly
 
 
 def files_hash(spec: BotSpec) -> str:

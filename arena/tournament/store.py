@@ -3,10 +3,12 @@
 Everything a leaderboard needs is here, and is written as games finish: the
 configuration, the bots, every scheduled game and its seats, placements,
 faults and timings, and the ratings. Games are written a round at a time as
-the schedule makes them (never the whole plan). A finished game is committed in one
-transaction together with the rating of every game it completes in the
-schedule's finished prefix, so after a ``kill -9`` the store holds whole
-games only, and the ratings are a function of the games in schedule order
+the schedule makes them (never the whole plan). Finished games are committed
+in groups (:mod:`arena.tournament.commit`: within about 50 ms of finishing),
+each group in one transaction together with the rating of every game it
+completes in the schedule's finished prefix, so after a ``kill -9`` the
+store holds whole games only (the last group's are pending again, played
+on resume), and the ratings are a function of the games in schedule order
 whatever order they finished in. The tables are documented in
 ``results/README.md``.
 """
@@ -24,7 +26,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from arena.errors import ArenaError
-from arena.tournament.ratings import Environment, rate
+from arena.tournament.commit import GroupCommit
+from arena.tournament.ledger import CountedTwice, Ledger, Result, Standing
+from arena.tournament.ratings import Environment
 from arena.tournament.schedule import ScheduledGame
 
 #: 2: games are written a round at a time, with their round and table; rounds, tables and
@@ -167,7 +171,10 @@ class Store:
     def __init__(self, folder: Path, connection: sqlite3.Connection) -> None:
         self.folder = folder
         self.db = connection
-        self._env = Environment(**self.meta("environment")).trueskill()
+        #: The writer of finished games, with the rated prefix in memory (its ledger):
+        #: started at the first finished game.
+        self._commit: GroupCommit | None = None
+        self._environment = Environment(**self.meta("environment"))
 
     # ------------------------------------------------------------------ opening
 
@@ -307,6 +314,7 @@ class Store:
         Raises:
             KeyError: for an absent key without a default.
         """
+        self.flush()
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         if row is None:
             if default is _REQUIRED:
@@ -320,12 +328,14 @@ class Store:
 
     def done(self) -> int:
         """Number of finished games."""
+        self.flush()
         return int(
             self.db.execute("SELECT count(*) FROM games WHERE status = 'done'").fetchone()[0]
         )
 
     def pending(self) -> list[ScheduledGame]:
         """The games still to play, in schedule order."""
+        self.flush()
         seats: dict[int, list[str]] = {}
         for game, bot in self.db.execute(
             "SELECT s.game, s.bot FROM seats s JOIN games g ON g.ordinal = s.game "
@@ -372,11 +382,13 @@ class Store:
 
     def rated_rounds(self) -> int:
         """The last round every game of which is rated (0: none)."""
+        self.flush()
         last = self.db.execute("SELECT max(round) FROM round_standings").fetchone()[0]
         return 0 if last is None else int(last)
 
     def standings_after(self, number: int) -> dict[str, tuple[float, float]]:
         """Each bot's (mu, sigma) once every game of round ``number`` was rated."""
+        self.flush()
         return {
             bot: (mu, sigma)
             for bot, mu, sigma in self.db.execute(
@@ -386,6 +398,7 @@ class Store:
 
     def games_per_second(self, sample: int = 1000) -> float | None:
         """The pace of the latest ``sample`` finished games (None: fewer than two)."""
+        self.flush()
         times = [
             row[0]
             for row in self.db.execute(
@@ -400,6 +413,7 @@ class Store:
 
     def disabled(self) -> dict[str, str]:
         """Disabled bots and why."""
+        self.flush()
         return dict(
             self.db.execute(
                 "SELECT name, disabled_reason FROM bots WHERE disabled_reason IS NOT NULL"
@@ -408,6 +422,7 @@ class Store:
 
     def standings(self) -> list[dict[str, Any]]:
         """The leaderboard rows, best first (score = mu - 3 sigma)."""
+        self.flush()
         rows = []
         retired = self._retired()
         for bot, mu, sigma, games, wins, place_sum, faults in self.db.execute(
@@ -442,6 +457,7 @@ class Store:
         self, bots: Collection[str] | None = None
     ) -> dict[tuple[str, str], tuple[int, int]]:
         """(a, b) -> (games where a placed above b, games of both); only among ``bots`` if given."""
+        self.flush()
         if bots is None:
             rows = self.db.execute("SELECT a, b, above, games FROM pairs")
         else:  # a few bots of a large field: the primary key finds their pairs
@@ -455,6 +471,7 @@ class Store:
 
     def games(self) -> list[dict[str, Any]]:
         """Every finished game in schedule order, with its seats (bot, placement, fault kind)."""
+        self.flush()
         keys = ("ordinal", "id", "deal_set", "rotation", "decisions", "duration_ms", "replay")
         games: list[dict[str, Any]] = []
         for *game, bot, place, fault in self.db.execute(
@@ -488,31 +505,98 @@ class Store:
 
     # ------------------------------------------------------------------ writing
 
-    def finish(self, result: Finished) -> None:
-        """Commit a finished game, and rate the schedule's finished prefix as far as it goes."""
-        with self._transaction():
-            updated = self.db.execute(
-                "UPDATE games SET status = 'done', decisions = ?, duration_ms = ?, "
-                "finished_at = ?, replay = ? WHERE ordinal = ? AND status = 'pending'",
-                (
-                    result.decisions,
-                    result.duration_ms,
-                    time.time(),
-                    result.replay,
+    def finish(self, result: Finished, seats: Sequence[str] | None = None) -> None:
+        """Record a finished game, and rate the schedule's finished prefix as far as it goes.
+
+        The game is committed with its group, within about 50 ms (see
+        :mod:`arena.tournament.commit`); :meth:`flush` commits at once.
+        ``seats``: its bots in seat order (read from the store when not given).
+
+        Raises:
+            StoreError: for a game finished already (it would count twice), or
+                what stopped the writer.
+        """
+        commit = self._commit or self._start_commit()
+        if seats is None:
+            seats = [
+                bot
+                for (bot,) in self.db.execute(
+                    "SELECT bot FROM seats WHERE game = ? ORDER BY seat", (result.ordinal,)
+                )
+            ]
+        faults = result.faults
+        rated = Result(
+            tuple(seats),
+            result.placements,
+            tuple(faults[seat][0] if seat in faults else None for seat in range(len(seats)))
+            if faults
+            else (None,) * len(seats),
+        )
+        with commit.lock:
+            commit.raise_error()
+            try:
+                commit.ledger.record(
                     result.ordinal,
-                ),
-            ).rowcount
-            if updated != 1:
-                raise StoreError(f"game {result.ordinal} is not pending: it would count twice")
-            self.db.executemany(
-                "UPDATE seats SET placement = ?, fault_kind = ?, fault_detail = ? "
-                "WHERE game = ? AND seat = ?",
-                [
-                    (place, *result.faults.get(seat, (None, None)), result.ordinal, seat)
-                    for seat, place in enumerate(result.placements)
-                ],
+                    rated,
+                    decisions=result.decisions,
+                    duration_ms=result.duration_ms,
+                    replay=result.replay,
+                    details=faults,
+                )
+            except CountedTwice as error:
+                raise StoreError(str(error)) from None
+            commit.added()
+
+    def flush(self) -> None:
+        """Commit every game recorded so far (a no-op when there is none).
+
+        Raises:
+            StoreError: for a game that would count twice; or what else stopped
+                the writer (an I/O error).
+        """
+        if self._commit is None:
+            return
+        try:
+            self._commit.flush()
+        except CountedTwice as error:
+            raise StoreError(str(error)) from None
+
+    def _start_commit(self) -> GroupCommit:
+        """Load the rated prefix into a ledger, and start its writer."""
+        rated = int(self.meta("rated_through"))
+        standings = {
+            bot: Standing(mu, sigma, games, wins, place_sum, json.loads(faults))
+            for bot, mu, sigma, games, wins, place_sum, faults in self.db.execute(
+                "SELECT bot, mu, sigma, games, wins, place_sum, faults FROM standings"
             )
-            self._rate_prefix()
+        }
+        seated: dict[int, list[tuple[str, int, str | None]]] = {}
+        for game, bot, place, fault in self.db.execute(
+            "SELECT s.game, s.bot, s.placement, s.fault_kind FROM games g "
+            "JOIN seats s ON s.game = g.ordinal WHERE g.status = 'done' AND g.ordinal > ? "
+            "ORDER BY s.game, s.seat",
+            (rated,),
+        ):
+            seated.setdefault(game, []).append((bot, place, fault))
+        waiting = {
+            game: Result(*(tuple(column) for column in zip(*rows, strict=True)))
+            for game, rows in seated.items()
+        }
+        ends = {
+            int(last): int(number)
+            for number, last in self.db.execute(
+                "SELECT round, last_game FROM rounds WHERE last_game > ?", (rated,)
+            )
+        }
+        ledger = Ledger(
+            self._environment.free_for_all(),
+            standings,
+            rated_through=rated,
+            waiting=waiting,
+            round_ends=ends,
+        )
+        self._commit = GroupCommit(self.folder / DATABASE, ledger)
+        return self._commit
 
     def schedule_round(
         self,
@@ -530,23 +614,21 @@ class Store:
         Returns the games written.
         """
         made = list(games)
+        last = made[0].ordinal + (size or len(made)) - 1
         with self._transaction():
             self.db.execute(
                 "INSERT INTO rounds (round, first_game, last_game, tables, scheduled_at) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (
-                    number,
-                    made[0].ordinal,
-                    made[0].ordinal + (size or len(made)) - 1,
-                    len(tables),
-                    time.time(),
-                ),
+                (number, made[0].ordinal, last, len(tables), time.time()),
             )
             self.db.executemany(
                 "INSERT INTO tables (round, table_no, bots) VALUES (?, ?, ?)",
                 [(number, index, json.dumps(list(table))) for index, table in enumerate(tables)],
             )
             self._insert(made)
+        if self._commit is not None:
+            with self._commit.lock:
+                self._commit.ledger.round_scheduled(number, last)
         return made
 
     def add_games(self, games: Iterable[ScheduledGame]) -> list[ScheduledGame]:
@@ -646,8 +728,13 @@ class Store:
         )
 
     def close(self) -> None:
-        """Close the database."""
-        self.db.close()
+        """Commit what is recorded, and close the database."""
+        try:
+            if self._commit is not None:
+                self._commit.close()
+        finally:
+            self._commit = None
+            self.db.close()
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -658,74 +745,6 @@ class Store:
             self.db.execute("ROLLBACK")
             raise
         self.db.execute("COMMIT")
-
-    def _rate_prefix(self) -> None:
-        rated = int(self.meta("rated_through"))
-        while True:
-            row = self.db.execute(
-                "SELECT status FROM games WHERE ordinal = ?", (rated + 1,)
-            ).fetchone()
-            if row is None or row[0] != "done":
-                break
-            rated += 1
-            self._rate_game(rated)
-            ended = self.db.execute(
-                "SELECT round FROM rounds WHERE last_game = ?", (rated,)
-            ).fetchone()
-            if ended is not None:
-                self.db.execute(
-                    "INSERT INTO round_standings (round, bot, mu, sigma, games) "
-                    "SELECT ?, bot, mu, sigma, games FROM standings",
-                    (ended[0],),
-                )
-        self.db.execute(
-            "UPDATE meta SET value = ? WHERE key = 'rated_through'", (json.dumps(rated),)
-        )
-
-    def _rate_game(self, ordinal: int) -> None:
-        seats = self.db.execute(
-            "SELECT bot, placement, fault_kind FROM seats WHERE game = ? ORDER BY seat", (ordinal,)
-        ).fetchall()
-        bots = [bot for bot, _, _ in seats]
-        places = [place for _, place, _ in seats]
-        standings = {
-            bot: (mu, sigma, faults)
-            for bot, mu, sigma, faults in self.db.execute(
-                "SELECT bot, mu, sigma, faults FROM standings "
-                f"WHERE bot IN ({','.join('?' * len(bots))})",
-                bots,
-            )
-        }
-        new = rate(self._env, {bot: row[:2] for bot, row in standings.items()}, bots, places)
-        self.db.executemany(
-            "INSERT INTO ratings (game, bot, mu, sigma) VALUES (?, ?, ?, ?)",
-            [(ordinal, bot, *new[bot]) for bot in bots],
-        )
-        updates = []
-        for bot, place, fault in seats:
-            faults = json.loads(standings[bot][2])
-            if fault:
-                faults[fault] = faults.get(fault, 0) + 1
-            mu, sigma = new[bot]
-            updates.append(
-                (mu, sigma, int(place == 1), place, json.dumps(faults, sort_keys=True), bot)
-            )
-        self.db.executemany(
-            "UPDATE standings SET mu = ?, sigma = ?, games = games + 1, wins = wins + ?, "
-            "place_sum = place_sum + ?, faults = ? WHERE bot = ?",
-            updates,
-        )
-        self.db.executemany(
-            "INSERT INTO pairs (a, b, above, games) VALUES (?, ?, ?, 1) "
-            "ON CONFLICT (a, b) DO UPDATE SET above = above + excluded.above, "
-            "games = games + 1",
-            [
-                (a, b, int(place_a < place_b))
-                for a, place_a, _ in seats
-                for b, place_b, _ in seats
-                if a != b
-            ],
-        )
 
 
 def _as_mapping(value: Any) -> Any:
