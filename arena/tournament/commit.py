@@ -174,11 +174,14 @@ def _write(db: sqlite3.Connection, batch: Batch) -> None:
             "faults = ? WHERE bot = ?",
             batch.standings,
         )
-        db.executemany(
-            "INSERT INTO pairs (a, b, above, games) VALUES (?, ?, ?, ?) "
+        db.execute(
+            "INSERT INTO pairs (a, b, above, games) "
+            "SELECT x.bot, y.bot, sum(x.placement < y.placement), count(*) "
+            "FROM seats x JOIN seats y ON y.game = x.game AND y.seat != x.seat "
+            "WHERE x.game BETWEEN ? AND ? GROUP BY x.bot, y.bot "
             "ON CONFLICT (a, b) DO UPDATE SET above = above + excluded.above, "
             "games = games + excluded.games",
-            batch.pairs,
+            (batch.first_rated, batch.rated_through),
         )
         db.executemany(
             "INSERT INTO round_standings (round, bot, mu, sigma, games) VALUES (?, ?, ?, ?, ?)",

@@ -8,8 +8,9 @@ in memory: each bot's standing, the games finished beyond the prefix
 (waiting for an earlier one), and where rounds end. :meth:`Ledger.record`
 rates what a finished game completes and adds its rows to the open
 :class:`Batch`; :meth:`Ledger.seal` closes the batch with the standings of
-the bots it touched and the pairwise counts it added, for one transaction
-(:mod:`arena.tournament.commit`). Rows are written in the order rated, so
+the bots it touched, for one transaction (:mod:`arena.tournament.commit`),
+which also adds the pairwise counts of the games it rates, in SQL from
+their seats (in Python they cost more than the rating). Rows are written in the order rated, so
 after any commit the store's rated prefix, standings, pairs and round
 snapshots agree with its games, as one transaction per game made them.
 
@@ -66,8 +67,9 @@ class Batch:
     rounds: list[tuple[Any, ...]] = field(default_factory=list)
     #: (mu, sigma, games, wins, place_sum, faults, bot) of the bots rated (set by seal).
     standings: list[tuple[Any, ...]] = field(default_factory=list)
-    #: (a, b, above, games) added to the pairwise counts (set by seal).
-    pairs: list[tuple[Any, ...]] = field(default_factory=list)
+    #: The games this batch rates: first_rated ... rated_through (none when the first is
+    #: larger), whose pairwise counts the writer adds from their seats (set by seal).
+    first_rated: int = 0
     #: The last game of the rated prefix once this batch is written.
     rated_through: int = -1
     #: When its first game was recorded (time.monotonic()).
@@ -97,7 +99,6 @@ class Ledger:
         #: Games in the open batch (the writer commits by this size).
         self.size = 0
         self._touched: set[str] = set()
-        self._pairs: dict[tuple[str, str], list[int]] = {}
 
     def round_scheduled(self, number: int, last_game: int) -> None:
         """A round was stored: its snapshot is taken once its last game is rated."""
@@ -143,11 +144,11 @@ class Ledger:
         seats, placements = result.seats, result.placements
         rows = [standings[bot] for bot in seats]
         new = self.rater.rate([(row.mu, row.sigma) for row in rows], placements)
-        ratings = self.batch.ratings
+        append = self.batch.ratings.append
         for bot, row, (mu, sigma), place, fault in zip(
             seats, rows, new, placements, result.faults, strict=True
         ):
-            ratings.append((ordinal, bot, mu, sigma))
+            append((ordinal, bot, mu, sigma))
             row.mu, row.sigma = mu, sigma
             row.games += 1
             row.wins += place == 1
@@ -155,16 +156,6 @@ class Ledger:
             if fault:
                 row.faults[fault] = row.faults.get(fault, 0) + 1
         self._touched.update(seats)
-        pairs = self._pairs
-        for a, place_a in zip(seats, placements, strict=True):
-            for b, place_b in zip(seats, placements, strict=True):
-                if a != b:
-                    counts = pairs.get((a, b))
-                    if counts is None:
-                        pairs[(a, b)] = [int(place_a < place_b), 1]
-                    else:
-                        counts[0] += place_a < place_b
-                        counts[1] += 1
         self.rated_through = ordinal
         number = self.round_ends.pop(ordinal, None)
         if number is not None:
@@ -173,7 +164,7 @@ class Ledger:
             )
 
     def seal(self) -> Batch:
-        """Close the open batch (its standings and pairs made final) and open the next."""
+        """Close the open batch (the standings of the bots it rated made final); open the next."""
         batch = self.batch
         standings = self.standings
         batch.standings = [
@@ -188,10 +179,9 @@ class Ledger:
             )
             for bot in sorted(self._touched)
         ]
-        batch.pairs = [(a, b, above, games) for (a, b), (above, games) in self._pairs.items()]
+        batch.first_rated = batch.rated_through + 1
         batch.rated_through = self.rated_through
         self.batch = Batch(rated_through=self.rated_through)
         self.size = 0
         self._touched = set()
-        self._pairs = {}
         return batch

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from arena.errors import ArenaError
 from arena.tournament.commit import GroupCommit
@@ -78,14 +78,14 @@ CREATE TABLE seats (
     fault_kind TEXT,
     fault_detail TEXT,
     PRIMARY KEY (game, seat)
-);
+) WITHOUT ROWID;
 CREATE TABLE ratings (                   -- each bot's rating after each rated game
     game INTEGER NOT NULL REFERENCES games(ordinal),
     bot TEXT NOT NULL REFERENCES bots(name),
     mu REAL NOT NULL,
     sigma REAL NOT NULL,
     PRIMARY KEY (game, bot)
-);
+) WITHOUT ROWID;
 CREATE TABLE standings (                 -- the leaderboard as of the rated prefix
     bot TEXT PRIMARY KEY REFERENCES bots(name),
     mu REAL NOT NULL,
@@ -151,9 +151,9 @@ class BotRecord:
     retired: bool = False
 
 
-@dataclass(frozen=True)
-class Finished:
-    """What a worker reports of a finished game."""
+class Finished(NamedTuple):
+    """What a worker reports of a finished game (a tuple: pickled back by the thousand a
+    second)."""
 
     ordinal: int
     placements: tuple[int, ...]
