@@ -61,6 +61,10 @@ class GroupCommit:
         if self._error is not None:
             raise self._error
 
+    def failed(self) -> bool:
+        """Whether an error stopped the writer."""
+        return self._error is not None
+
     def added(self) -> None:
         """The caller recorded a game in the ledger (holding the lock): wake the writer
         when the batch is new (to time it) or full."""
@@ -97,10 +101,14 @@ class GroupCommit:
         try:
             self.flush()
         finally:
-            with self.lock:
-                self._stopping = True
-                self.lock.notify_all()
-            self._thread.join()
+            self.stop()
+
+    def stop(self) -> None:
+        """Stop the writer once it has committed what is recorded (a failed one has stopped)."""
+        with self.lock:
+            self._stopping = True
+            self.lock.notify_all()
+        self._thread.join()
 
     # ------------------------------------------------------------------ the writer
 

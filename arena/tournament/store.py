@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 from arena.errors import ArenaError
+from arena.tournament import commit as group_commit
 from arena.tournament.commit import GroupCommit
 from arena.tournament.ledger import CountedTwice, Ledger, Result, Standing
 from arena.tournament.ratings import Environment
@@ -532,19 +533,16 @@ class Store:
             if faults
             else (None,) * len(seats),
         )
-        with commit.lock:
+        with self._writing(), commit.lock:
             commit.raise_error()
-            try:
-                commit.ledger.record(
-                    result.ordinal,
-                    rated,
-                    decisions=result.decisions,
-                    duration_ms=result.duration_ms,
-                    replay=result.replay,
-                    details=faults,
-                )
-            except CountedTwice as error:
-                raise StoreError(str(error)) from None
+            commit.ledger.record(
+                result.ordinal,
+                rated,
+                decisions=result.decisions,
+                duration_ms=result.duration_ms,
+                replay=result.replay,
+                details=faults,
+            )
             commit.added()
 
     def flush(self) -> None:
@@ -554,12 +552,24 @@ class Store:
             StoreError: for a game that would count twice; or what else stopped
                 the writer (an I/O error).
         """
-        if self._commit is None:
-            return
+        if self._commit is not None:
+            with self._writing():
+                self._commit.flush()
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """A game counted twice (found by the ledger or by the writer) as a StoreError; a
+        writer stopped by an error is told once, then left (its games stay pending)."""
         try:
-            self._commit.flush()
-        except CountedTwice as error:
-            raise StoreError(str(error)) from None
+            yield
+        except BaseException as error:
+            commit = self._commit
+            if commit is not None and commit.failed():
+                self._commit = None
+                commit.stop()
+            if isinstance(error, CountedTwice):
+                raise StoreError(str(error)) from None
+            raise
 
     def _start_commit(self) -> GroupCommit:
         """Load the rated prefix into a ledger, and start its writer."""
@@ -595,7 +605,12 @@ class Store:
             waiting=waiting,
             round_ends=ends,
         )
-        self._commit = GroupCommit(self.folder / DATABASE, ledger)
+        self._commit = GroupCommit(
+            self.folder / DATABASE,
+            ledger,
+            games=group_commit.COMMIT_GAMES,
+            seconds=group_commit.COMMIT_S,
+        )
         return self._commit
 
     def schedule_round(
@@ -731,7 +746,8 @@ class Store:
         """Commit what is recorded, and close the database."""
         try:
             if self._commit is not None:
-                self._commit.close()
+                with self._writing():
+                    self._commit.close()
         finally:
             self._commit = None
             self.db.close()

@@ -1,0 +1,114 @@
+"""Group commit: finished games reach results.sqlite by size, by a timer and on flush."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.tournament import commit
+from arena.tournament.ratings import Environment
+from arena.tournament.schedule import round_robin_games
+from arena.tournament.store import BotRecord, Finished, Store, StoreError
+
+BOTS = ["a", "b", "c"]
+SCHEDULE = round_robin_games(BOTS, players=3, deals=4, seed=1)
+
+
+def make_store(folder: Path) -> Store:
+    store = Store.open(
+        folder,
+        config={"players": 3},
+        bots=[BotRecord(name, name, "h") for name in BOTS],
+        environment=Environment.for_table(3),
+        sandbox=[],
+    )
+    store.schedule_round(1, [tuple(BOTS)], SCHEDULE)
+    return store
+
+
+def finished(ordinal: int) -> Finished:
+    return Finished(ordinal, (1, 2, 3), {}, 30, 1.0, f"replays/{ordinal}.jsonl")
+
+
+def done_in_file(folder: Path) -> int:
+    """Games committed, as another process reading the file sees them."""
+    with sqlite3.connect(folder / "results.sqlite") as db:
+        return int(db.execute("SELECT count(*) FROM games WHERE status = 'done'").fetchone()[0])
+
+
+def wait_for(folder: Path, games: int, seconds: float = 5.0) -> float:
+    """Seconds until ``games`` are committed (fails after ``seconds``)."""
+    start = time.monotonic()
+    while done_in_file(folder) < games:
+        assert time.monotonic() - start < seconds, f"{done_in_file(folder)} of {games} committed"
+        time.sleep(0.01)
+    return time.monotonic() - start
+
+
+def test_a_finished_game_is_committed_by_the_timer_alone(tmp_path: Path) -> None:
+    """No further game, no flush: the writer's timer commits it (as while --jobs 1 plays a
+    long game in the coordinator)."""
+    store = make_store(tmp_path)
+    store.finish(finished(0), ("a", "b", "c"))
+    wait_for(tmp_path, 1)
+    store.close()
+
+
+def test_games_wait_for_the_batch_until_its_size_or_age(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With an hour's timer, games wait (a kill -9 would lose them: they are still pending,
+    played again on resume) until the batch is full; a flush commits at once."""
+    monkeypatch.setattr(commit, "COMMIT_S", 3600.0)
+    monkeypatch.setattr(commit, "COMMIT_GAMES", 4)
+    store = make_store(tmp_path)
+    for ordinal in range(3):
+        store.finish(finished(ordinal))
+    time.sleep(0.3)
+    assert done_in_file(tmp_path) == 0
+    store.finish(finished(3))  # the batch is full
+    wait_for(tmp_path, 4)
+    store.finish(finished(4))
+    store.flush()
+    assert done_in_file(tmp_path) == 5
+    assert store.meta("rated_through") == 4
+    store.close()
+
+
+def test_a_batch_rates_and_counts_as_games_one_by_one(tmp_path: Path) -> None:
+    """Standings, pairwise counts and per-game ratings of one batch equal those of games
+    committed one at a time."""
+    one, batched = make_store(tmp_path / "one"), make_store(tmp_path / "batched")
+    order = [3, 0, 2, 1, 5, 4, 7, 6, 11, 8, 9, 10]
+    for ordinal in order:
+        places = ((1, 2, 3), (3, 1, 1), (2, 3, 1))[ordinal % 3]
+        game = Finished(ordinal, places, {}, 30, 1.0, f"replays/{ordinal}.jsonl")
+        one.finish(game)
+        one.flush()
+        batched.finish(game)
+    batched.flush()
+    assert one.standings() == batched.standings()
+    assert one.pairwise() == batched.pairwise()
+    assert one.history() == batched.history()
+    one.close()
+    batched.close()
+
+
+def test_an_error_of_the_writer_is_raised_in_the_coordinator(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game another process marked done meanwhile: the writer's commit refuses to count it
+    twice, and the coordinator hears of it at its next call, in one line."""
+    monkeypatch.setattr(commit, "COMMIT_S", 3600.0)
+    store = make_store(tmp_path)
+    store.finish(finished(0))
+    with sqlite3.connect(tmp_path / "results.sqlite") as db:
+        db.execute("UPDATE games SET status = 'done' WHERE ordinal = 0")
+    with pytest.raises(StoreError, match="game 0 is not pending: it would count twice"):
+        store.flush()
+    # Told once; what the run says next (games saved) reads the store as it is.
+    assert store.done() == 1
+    store.close()
