@@ -14,6 +14,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,7 +24,7 @@ from distributed import Client, LocalCluster
 
 import arena.tournament
 from arena.bots.player import ProcessPlayer
-from arena.bots.spec import BotSpec, parse_bot
+from arena.bots.spec import BotSpec, parse_bot, parse_bots
 from arena.game import Rules
 from arena.protocol import Limits
 from arena.tournament import cluster as cluster_module
@@ -402,3 +403,59 @@ def test_a_config_file_can_name_the_cluster(tmp_path: Path) -> None:
     assert code == 0, output
     assert "Dask" not in output, "--jobs on the command line plays here"
     assert "Done: 6/6 games" in output
+
+
+def test_workers_that_cannot_see_the_results_folder_send_the_replays_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker that shares the folder writes its replays there (as local workers do); one
+    that cannot see it (its logs elsewhere) sends them back, and the coordinator writes
+    them: the same replays and leaderboard either way. The workers here are threads of this
+    process, so that the folder check can be made to fail."""
+    local_folder = tmp_path / "local"
+    code, output = run_cli(
+        "tournament",
+        *COMMON,
+        "--deals",
+        "2",
+        "--jobs",
+        "2",
+        "--no-sandbox",
+        "--out",
+        str(local_folder),
+    )
+    assert code == 0, output
+    elsewhere = tmp_path / "worker-logs"
+    monkeypatch.setattr(cluster_module, "_log_dir", lambda folder, token: elsewhere)
+    written: list[bool] = []  # by the coordinator's thread (the workers are threads here)
+    save = cluster_module.save_replay
+
+    def saved(folder: Path, finished: Finished, lines: list[bytes]) -> None:
+        written.append(threading.current_thread() is threading.main_thread())
+        save(folder, finished, lines)
+
+    monkeypatch.setattr(cluster_module, "save_replay", saved)
+    local = LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                         dashboard_address=None, silence_logs=40)  # fmt: skip
+    notices: list[str] = []
+    executor = cluster_module.DaskExecutor(Client(local), local, notice=notices.append)
+    try:
+        event = Tournament(
+            bots=tuple(parse_bots(BOTS[1::2])),
+            players=3,
+            deals=2,
+            seed=21,
+            rules=Rules(players=3),
+            limits=Limits(),
+        )
+        folder = tmp_path / "dask"
+        store = arena.tournament.runner.open_store(event, folder, None)
+        outcome = arena.tournament.runner.run(event, store, sandbox=None, executor=executor)
+        store.close()
+    finally:
+        executor.close()
+    assert outcome.played == 24
+    assert written == [True] * 24, "the coordinator wrote every replay the workers sent back"
+    assert any("cannot see the results folder" in notice for notice in notices), notices
+    assert replays(folder) == replays(local_folder)
+    assert leaderboard(folder) == leaderboard(local_folder)

@@ -11,7 +11,12 @@ thread keeps its bots alive across the batches of one tournament
 
 Exactly once: a batch's games reach the coordinator only in the batch's
 result, which Dask delivers once, however many times a lost worker made it
-run; the coordinator alone writes the store and the replays.
+run; the coordinator alone writes the store. A worker that sees the results
+folder (it finds the run's marker file there) writes each replay itself,
+whole (a temporary name, then renamed) before the batch's result leaves,
+so the store never names a replay that is not there; a batch run twice
+writes the same replays twice. Other workers send the replays back, and
+the coordinator writes them.
 
 Bots must be runnable on every worker, at the same paths: :meth:`DaskExecutor.check`
 starts each bot on each worker before any game, and compares the bot's files
@@ -104,12 +109,18 @@ class WorkerInfo:
 
 @dataclass(frozen=True)
 class BatchResult:
-    """The games of one task, with their replays, and where the worker keeps bot logs."""
+    """The games of one task, and where the worker keeps bot logs.
+
+    A worker that shares the results folder writes each game's replay there
+    itself, before the batch's result goes back, as a local worker does
+    (each replay None here); one that does not sends the replays back for the
+    coordinator to write.
+    """
 
     worker: str
     host: str
     log_dir: str | None
-    games: list[tuple[Finished, bytes]]
+    games: list[tuple[Finished, bytes | None]]
 
 
 def portable_hash(spec: BotSpec, python: str) -> str:
@@ -347,7 +358,8 @@ class DaskExecutor:
                     )
             sizer.observe([finished for finished, _ in result.games])
             for finished, replay in result.games:
-                save_replay(setup.folder, finished, [replay])
+                if replay is not None:  # from a worker that cannot see the results folder
+                    save_replay(setup.folder, finished, [replay])
                 yield finished
             refill()
 
@@ -621,17 +633,21 @@ def _batch_task(
     except RunClosed:  # queued before its coordinator closed the tournament: nobody waits
         return BatchResult(worker=str(get_worker().address), host="", log_dir=None, games=[])
     mine = cpus.get(run.address, ())
-    played: list[tuple[Finished, bytes]] = []
+    played: list[tuple[Finished, bytes | None]] = []
+    shared = run.log_dir == setup.folder / "logs"  # this worker sees the results folder
     try:
         with pinned(mine[slot] if slot < len(mine) else None):
             for game in games:
                 if run.closed:
                     break
                 finished, result = seats.play(game, disabled)
-                played.append((finished, b"".join(result.lines)))
+                if shared:
+                    save_replay(setup.folder, finished, result.lines)
+                    played.append((finished, None))
+                else:
+                    played.append((finished, b"".join(result.lines)))
     finally:
         run.leave()
-    shared = run.log_dir == setup.folder / "logs"
     return BatchResult(
         worker=run.address,
         host=run.address.rsplit(":", 1)[0].split("://")[-1],

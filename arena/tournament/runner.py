@@ -489,8 +489,7 @@ def run(
     """
     feed = tournament.feed(store)
     done = store.done()
-    for partial in (store.folder / "replays").glob(".*.partial"):
-        partial.unlink(missing_ok=True)  # left by a worker killed mid-write
+    sweep_partials(store.folder)
     disabled = store.disabled()
     failures: dict[str, int] = {}
     setup = Setup.of(tournament, sandbox, store.folder, required)
@@ -523,6 +522,7 @@ def run(
                     progress(done, feed.total(), now - start)
     finally:
         store.flush()  # the games finished before a stop (Ctrl-C, SIGTERM, an error) are kept
+    sweep_partials(store.folder)  # every game is back: what a killed worker left is garbage
     if progress and played:
         progress(done, feed.total(), time.monotonic() - start)
     return Outcome(
@@ -762,6 +762,12 @@ class Seats:
 def replay_path(game_id: str) -> str:
     """Where a game's replay goes, relative to the results folder."""
     return f"replays/{game_id}.jsonl"
+
+
+def sweep_partials(folder: Path) -> None:
+    """Remove the replays a worker killed mid-write left half written (no worker writes)."""
+    for partial in (folder / "replays").glob(".*.partial"):
+        partial.unlink(missing_ok=True)
 
 
 def save_replay(folder: Path, finished: Finished, lines: Sequence[bytes]) -> None:
