@@ -428,7 +428,7 @@ def test_workers_that_cannot_see_the_results_folder_send_the_replays_back(
     elsewhere = tmp_path / "worker-logs"
     monkeypatch.setattr(cluster_module, "_log_dir", lambda folder, token: elsewhere)
     written: list[bool] = []  # by the coordinator's thread (the workers are threads here)
-    save = cluster_module.save_replay
+    save = arena.tournament.runner.save_replay
 
     def saved(folder: Path, finished: Finished, lines: list[bytes]) -> None:
         written.append(threading.current_thread() is threading.main_thread())
