@@ -300,28 +300,30 @@ def tables_of(folder: Path) -> list[tuple[int, int, str]]:
 def test_rounds_with_jobs_1_and_2_and_after_kill_9_are_the_same(
     tmp_path: Path, schedule: str
 ) -> None:
-    """Seven real bots, two tables of three a round (one sits out), six rounds."""
+    """Seven real bots, two tables of three a round (one sits out), six rounds. Four deal
+    sets a table: a round's 24 games span several group commits, so a kill finds one
+    partly committed."""
     seven = [*BOTS, "--bot", f"e={C_BOT}", "--bot", f"f={C_BOT}", "--bot", f"g={C_BOT}"]
-    common = [*seven, "--players", "3", "--deals", "2", "--seed", "3", "--quiet",
+    common = [*seven, "--players", "3", "--deals", "4", "--seed", "3", "--quiet",
               "--schedule", schedule, "--rounds", "6"]  # fmt: skip
     code, output = run_cli("tournament", *common, "--out", str(tmp_path / "one"))
     assert code == 0, output
-    assert output.startswith("Done: 72/72 games")
+    assert output.startswith("Done: 144/144 games")
     code, output = run_cli("tournament", *common, "--jobs", "2", "--out", str(tmp_path / "two"))
     assert code == 0, output
     done = kill_9_during([*common, "--jobs", "2"], tmp_path / "killed", after=16, mid_round=True)
     with sqlite3.connect(tmp_path / "killed" / "results.sqlite") as db:
         partly = db.execute(MID_ROUND).fetchone()[0]
-    assert 16 <= done < 72 and partly, f"the kill came at {done} games, not mid-round"
+    assert 16 <= done < 144 and partly, f"the kill came at {done} games, not mid-round"
     code, output = run_cli("tournament", *common, "--jobs", "2", "--out", str(tmp_path / "killed"))
     assert code == 0, output
     expected = leaderboard(tmp_path / "one")
-    assert sorted(int(str(row["games"])) for row in expected) == [30] * 6 + [36], "one table apart"
+    assert sorted(int(str(row["games"])) for row in expected) == [60] * 6 + [72], "one table apart"
     for other in ("two", "killed"):
         assert leaderboard(tmp_path / other) == expected
         assert tables_of(tmp_path / other) == tables_of(tmp_path / "one")
     ids = sorted(path.stem for path in (tmp_path / "one" / "replays").glob("*.jsonl"))
-    assert ids[0] == "rd00001-t00000-d0-r0" and ids[-1] == "rd00006-t00001-d1-r2"
+    assert ids[0] == "rd00001-t00000-d0-r0" and ids[-1] == "rd00006-t00001-d3-r2"
 
 
 def test_dry_run_prints_the_plan_and_big_plans_are_refused(tmp_path: Path) -> None:

@@ -209,8 +209,7 @@ class Store:
         try:
             db = sqlite3.connect(path, isolation_level=None)
             db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.execute("PRAGMA foreign_keys=ON")
+            group_commit.writing(db)
             if not exists:
                 _create(db, config, bots, environment, sandbox)
             store = cls(folder, db)

@@ -1,0 +1,325 @@
+"""Coordinator cost: the CPU of everything that is not a worker, per finished game.
+
+Each configuration plays a real tournament: four bots of one kind, 4 per
+table, duplicate deals, the default sandbox, the results store, replays and
+ratings, into a fresh folder. The tournament runs in this process, so
+``getrusage(RUSAGE_SELF)`` around :func:`arena.tournament.runner.run` is
+the CPU of the coordinator and of every thread it adds (the group-commit
+writer, the pool's threads, the Dask client); the workers and the bots are
+other processes. Per configuration it prints:
+
+- games/s of the tournament, against the bare referee floor (the same
+  games played by ``jobs`` bare :func:`arena.referee.play_game` loops with
+  the same persistent bots, storing nothing: ``tournament_speed.py``'s)
+  and against a floor that also writes every replay (a new file and a
+  rename, as workers do);
+- ``--jobs 1`` plays in the coordinator: the total overhead over the floor,
+  (the tournament's CPU - the floor's CPU) / games, both of this process;
+- ``--jobs N``: the coordinator's CPU per game;
+- with ``--dask``: a cluster of N one-thread ``dask worker`` processes and a
+  ``dask scheduler`` process, all started here (the scheduler's CPU is
+  printed apart: it is the cluster's, not the coordinator's), the workers
+  sharing the results folder (they write the replays); with ``--unshared``
+  (root, Linux) also workers that cannot see it (each in a mount namespace
+  of its own with an empty tmpfs over the folder), which send the replays
+  back for the coordinator to write.
+
+Rounds alternate the configurations and keep the best of each (the
+machines are shared and noisy). Prints one JSON object, then one line each.
+
+    .venv/bin/python benchmarks/coordinator.py [--deals 1000] [--rounds 2] [--jobs 1 2]
+        [--bots python c] [--dask] [--unshared]
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import platform
+import resource
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from tournament_speed import (  # beside this file
+    Share,
+    _floor_worker,
+    arguments,
+    prepare,
+    tournament_for,
+)
+
+from arena.bots.sandbox import Capabilities
+from arena.referee import play_game, write_replay
+from arena.tournament import skill
+from arena.tournament.runner import Tournament, open_store, pinned, run, worker_cpus
+from arena.tournament.schedule import round_robin_games
+
+JSON = dict[str, Any]
+DASK = str(Path(sys.executable).with_name("dask"))
+
+
+def cpu_seconds() -> float:
+    """CPU of this process so far: all its threads, user and system."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def process_cpu(pid: int) -> float:
+    """CPU of another process so far (from /proc), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def measured(play: Callable[[], int]) -> tuple[float, float, int]:
+    """Seconds, CPU seconds of this process, and the games ``play`` reports."""
+    cpu, start = cpu_seconds(), time.perf_counter()
+    games = play()
+    return time.perf_counter() - start, cpu_seconds() - cpu, games
+
+
+def tournament(event: Tournament, jobs: int, sandbox: Capabilities, pin: bool) -> int:
+    """One whole ``arena tournament`` into a fresh folder; the games played."""
+    with tempfile.TemporaryDirectory(prefix="arena-coordinator-") as folder:
+        store = open_store(event, Path(folder), sandbox)
+        try:
+            outcome = run(event, store, jobs=jobs, sandbox=sandbox, pin=pin)
+        finally:
+            store.close()
+    assert outcome.played == outcome.total, outcome
+    return outcome.played
+
+
+def _replay_floor_worker(share: tuple[Share, str]) -> int:
+    """The bare floor, writing each game's replay as a worker does (a temporary name, then
+    renamed); returns the faults."""
+    (specs, games, sandbox, cpu), folder = share
+    from arena.bots.player import ProcessPlayer  # noqa: PLC0415
+    from arena.game import Rules  # noqa: PLC0415
+    from arena.protocol import Limits  # noqa: PLC0415
+
+    limits, faults = Limits(), 0
+    with pinned(cpu):
+        players = {spec.name: ProcessPlayer(spec, limits, sandbox=sandbox) for spec in specs}
+        try:
+            for game in games:
+                result = play_game(
+                    [players[name] for name in game.seats],
+                    Rules(players=4),
+                    seed=game.seed,
+                    game_id=game.game_id,
+                    limits=limits,
+                )
+                partial = Path(folder) / f".{game.ordinal}.{os.getpid()}.partial"
+                write_replay(partial, result.lines)
+                os.replace(partial, Path(folder) / f"{game.game_id}.jsonl")
+                faults += len(result.faults)
+        finally:
+            for player in players.values():
+                player.close()
+    return faults
+
+
+def floor(event: Tournament, jobs: int, sandbox: Capabilities, *, pin: bool, replays: bool) -> int:
+    """The tournament's games by ``jobs`` bare referee loops (each pinned as workers are)."""
+    games = round_robin_games(
+        [spec.name for spec in event.bots],
+        players=event.players,
+        deals=event.deals,
+        seed=event.seed,
+    )
+    cpus = worker_cpus(jobs) if pin else None
+    shares: list[Share] = [
+        (list(event.bots), games[i::jobs], sandbox, cpus[i] if cpus else None) for i in range(jobs)
+    ]
+    with tempfile.TemporaryDirectory(prefix="arena-floor-") as folder:
+        worker: Callable[[Any], int] = _replay_floor_worker if replays else _floor_worker
+        tasks: list[Any] = [(share, folder) for share in shares] if replays else list(shares)
+        if jobs == 1:
+            faults = worker(tasks[0])
+        else:
+            with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+                faults = sum(pool.map(worker, tasks))
+    assert faults == 0, f"{faults} faults in the floor run"
+    return len(games)
+
+
+def free_port() -> int:
+    """A TCP port free on this machine now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def dask_cluster(workers: int, *, hidden: Path | None) -> Iterator[tuple[str, int]]:
+    """A ``dask scheduler`` and ``workers`` one-thread ``dask worker`` processes on this
+    machine: its address and the scheduler's pid. ``hidden``: a folder the workers must not
+    see (each gets an empty tmpfs over it, in a mount namespace of its own)."""
+    address = f"tcp://127.0.0.1:{free_port()}"
+    scheduler = subprocess.Popen(
+        [DASK, "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1],
+         "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    worker = [DASK, "worker", address, "--nthreads", "1", "--no-dashboard"]
+    if hidden is not None:
+        command = f"mount -t tmpfs arena-hidden {hidden} && exec {' '.join(worker)}"
+        worker = ["unshare", "--mount", "--propagation", "private", "sh", "-c", command]
+    started = [
+        subprocess.Popen(worker, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(workers)
+    ]
+    try:
+        yield address, scheduler.pid
+    finally:
+        for process in [*started, scheduler]:
+            process.terminate()
+        for process in [*started, scheduler]:
+            process.wait(timeout=30)
+
+
+def dask_runs(
+    event: Tournament,
+    workers: int,
+    sandbox: Capabilities,
+    rounds: int,
+    *,
+    pin: bool,
+    unshared: bool,
+) -> JSON:
+    """Best of ``rounds`` Dask runs on a cluster started for them (its start not timed)."""
+    from arena.tournament.cluster import connect  # noqa: PLC0415
+    from arena.tournament.runner import Setup  # noqa: PLC0415
+
+    hidden = Path(tempfile.mkdtemp(prefix="arena-coordinator-dask-")) if unshared else None
+    best: JSON = {}
+    try:
+        with dask_cluster(workers, hidden=hidden) as (address, scheduler):
+            for _ in range(rounds):
+                folder = Path(tempfile.mkdtemp(prefix="arena-coordinator-", dir=hidden))
+                executor = connect(address)
+                try:
+                    executor.client.wait_for_workers(workers, timeout=60)
+                    layers = executor.check(Setup.of(event, sandbox, folder), pin=pin)
+                    store = open_store(event, folder, sandbox, layers=layers)
+                    before = process_cpu(scheduler)
+                    seconds, cpu, games = measured(
+                        lambda: run(event, store, sandbox=sandbox, executor=executor).played  # noqa: B023
+                    )
+                    store.close()
+                    scheduler_cpu = process_cpu(scheduler) - before
+                finally:
+                    executor.close()
+                    shutil.rmtree(folder, ignore_errors=True)
+                figures = {
+                    "games_per_s": games / seconds,
+                    "coordinator_us_per_game": cpu / games * 1e6,
+                    "scheduler_us_per_game": scheduler_cpu / games * 1e6,
+                }
+                if not best or figures["games_per_s"] > best["games_per_s"]:
+                    best = figures
+    finally:
+        if hidden is not None:
+            shutil.rmtree(hidden, ignore_errors=True)
+    return {key: round(value, 1) for key, value in best.items()}
+
+
+def measure(kind: str, jobs: int, args: Any, sandbox: Capabilities) -> JSON:
+    """One configuration's figures: best of the rounds of each run, alternated."""
+    event = tournament_for(kind, args.deals)
+    best: dict[str, tuple[float, float]] = {}  # name -> (games/s, CPU us per game)
+    runs: dict[str, Callable[[], int]] = {
+        "tournament": lambda: tournament(event, jobs, sandbox, args.pin),
+        "floor": lambda: floor(event, jobs, sandbox, pin=args.pin, replays=False),
+        "floor_replays": lambda: floor(event, jobs, sandbox, pin=args.pin, replays=True),
+    }
+    for _ in range(args.rounds):
+        for name, play in runs.items():
+            seconds, cpu, games = measured(play)
+            if name not in best or games / seconds > best[name][0]:
+                best[name] = (games / seconds, cpu / games * 1e6)
+    games_per_s = best["tournament"][0]
+    figures: JSON = {
+        "bot": kind,
+        "jobs": jobs,
+        "games": event.plan().games,
+        "tournament_games_per_s": round(games_per_s, 1),
+        "floor_games_per_s": round(best["floor"][0], 1),
+        "floor_replays_games_per_s": round(best["floor_replays"][0], 1),
+        "ratio": round(games_per_s / best["floor"][0], 3),
+        "ratio_to_replay_floor": round(games_per_s / best["floor_replays"][0], 3),
+    }
+    if jobs == 1:  # the games play in the coordinator, as in the floor: the difference
+        figures["overhead_us_per_game"] = round(best["tournament"][1] - best["floor"][1], 1)
+    else:
+        figures["coordinator_us_per_game"] = round(best["tournament"][1], 1)
+    if args.dask and jobs >= 2:
+        figures["dask_shared"] = dask_runs(
+            event, jobs, sandbox, args.rounds, pin=args.pin, unshared=False
+        )
+        if args.unshared:
+            figures["dask_unshared"] = dask_runs(
+                event, jobs, sandbox, args.rounds, pin=args.pin, unshared=True
+            )
+    return figures
+
+
+def describe(figures: JSON) -> str:
+    """One configuration as a line."""
+    head = (
+        f"{figures['bot']} bots, --jobs {figures['jobs']}: tournament "
+        f"{figures['tournament_games_per_s']:.1f} games/s, floor {figures['floor_games_per_s']:.1f}"
+        f" (x{figures['ratio']:.2f}), floor writing replays "
+        f"{figures['floor_replays_games_per_s']:.1f} (x{figures['ratio_to_replay_floor']:.2f}); "
+    )
+    if "overhead_us_per_game" in figures:
+        head += f"overhead over the floor {figures['overhead_us_per_game']:.0f} us CPU/game"
+    else:
+        head += f"coordinator {figures['coordinator_us_per_game']:.0f} us CPU/game"
+    for name in ("dask_shared", "dask_unshared"):
+        if name in figures:
+            dask = figures[name]
+            head += (
+                f"; Dask ({name.removeprefix('dask_')} folder) {dask['games_per_s']:.1f} games/s, "
+                f"coordinator {dask['coordinator_us_per_game']:.0f} us/game, scheduler "
+                f"{dask['scheduler_us_per_game']:.0f} us/game"
+            )
+    return head
+
+
+def main() -> None:
+    """Run the benchmark and print its figures."""
+    parser = arguments(__doc__.splitlines()[0], deals=1000)
+    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--dask", action="store_true", help="also on a Dask cluster")
+    parser.add_argument("--unshared", action="store_true", help="and workers blind to the folder")
+    parser.set_defaults(rounds=2)
+    args = parser.parse_args()
+    sandbox = prepare(args.bots)
+    results = [measure(kind, jobs, args, sandbox) for kind in args.bots for jobs in args.jobs]
+    print(
+        json.dumps(
+            {
+                "benchmark": "coordinator",
+                "python": platform.python_version(),
+                "cpus": multiprocessing.cpu_count(),
+                "compiled_rater": not skill.__file__.endswith(".py"),
+                "sandbox": list(sandbox.layers),
+                "results": results,
+            }
+        )
+    )
+    for figures in results:
+        print(describe(figures))
+
+
+if __name__ == "__main__":
+    main()
