@@ -289,6 +289,57 @@ def test_kill_9_then_rerun_gives_the_uninterrupted_leaderboard(tmp_path: Path) -
     assert leaderboard(folder) == leaderboard(tmp_path / "whole")
 
 
+def done_in(folder: Path) -> int:
+    """Games committed in a results folder (0 before it exists)."""
+    try:
+        with sqlite3.connect(folder / "results.sqlite") as db:
+            return int(db.execute("SELECT count(*) FROM games WHERE status='done'").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+
+
+def worker_pids(coordinator: int) -> list[int]:
+    """The worker processes a coordinator started (its spawned children)."""
+    pids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            command = (stat.parent / "cmdline").read_bytes()
+        except OSError:  # a process that ended meanwhile
+            continue
+        if int(fields[1]) == coordinator and b"spawn_main" in command:
+            pids.append(int(stat.parent.name))
+    return pids
+
+
+def test_a_worker_killed_mid_run_stops_it_in_one_line_and_it_resumes(tmp_path: Path) -> None:
+    """A worker process that dies (the OOM killer, a stray kill): the run stops at once
+    with one line naming it, keeps what finished, and a rerun completes the leaderboard."""
+    common = [*BOTS, "--players", "3", "--deals", "50", "--seed", "5", "--jobs", "2", "--quiet"]
+    code, output = run_cli("tournament", *common, "--out", str(tmp_path / "whole"))
+    assert code == 0, output
+    folder = tmp_path / "cut"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "arena", "tournament", *common, "--out", str(folder)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and done_in(folder) < 20:
+        time.sleep(0.02)
+    workers = worker_pids(child.pid)
+    assert len(workers) == 2, workers
+    os.kill(workers[0], signal.SIGKILL)
+    out, _ = child.communicate(timeout=60)
+    assert child.returncode == 1, out
+    lines = out.strip().splitlines()
+    assert len(lines) == 1 and "Error: worker process" in lines[0], out
+    assert "ended (exit status -9) with games to play" in lines[0], out
+    assert "rerun the command to resume" in lines[0], out
+    code, output = run_cli("tournament", *common, "--out", str(folder))
+    assert code == 0, output
+    assert leaderboard(folder) == leaderboard(tmp_path / "whole")
+
+
 def tables_of(folder: Path) -> list[tuple[int, int, str]]:
     with sqlite3.connect(folder / "results.sqlite") as db:
         return db.execute(

@@ -17,7 +17,6 @@ import hashlib
 import math
 import multiprocessing
 import os
-import queue
 import shlex
 import signal
 import sys
@@ -25,19 +24,19 @@ import time
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field, replace
-from multiprocessing.util import Finalize
+from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from arena.bots.player import ProcessPlayer
 from arena.bots.process import LIVE, sweep_scratch
 from arena.bots.sandbox import Capabilities, become_subreaper
 from arena.bots.spec import BotSpec
-from arena.errors import BotFault, FaultKind
+from arena.errors import ArenaError, BotFault, FaultKind
 from arena.game import Rules
 from arena.protocol import Limits
 from arena.referee import GameResult, Player, play_game, write_replay
-from arena.signals import STOPPING, ignore_interrupts
+from arena.signals import STOPPING, Stopped, ignore_interrupts
 from arena.tournament.feed import Feed
 from arena.tournament.ratings import Environment, StopRule
 from arena.tournament.schedule import (
@@ -552,21 +551,17 @@ class LocalExecutor:
                 finally:
                     _close_players()
                 return
-            context = multiprocessing.get_context("spawn")
-            counter = context.Value("i", 0)
-            pool = context.Pool(jobs, initializer=_init_worker, initargs=(setup, counter, cpus))
+            workers = _Workers(setup, jobs, cpus)
             try:
-                yield _play_in(pool, jobs * QUEUED_PER_WORKER, games, disabled)
-                pool.close()  # workers say bye to their bots and free their sandboxes
-                pool.join()
+                yield workers.play(games, disabled)
+                workers.close()  # workers say bye to their bots and free their sandboxes
             except BaseException:  # a stop while they play, or while they say bye
-                pool.terminate()  # the bots die with their workers
-                pool.join()
+                workers.terminate()  # the bots die with their workers
                 sweep_scratch()  # the workers could not remove their bots' scratch folders
                 raise
 
 
-#: Tasks queued per pool worker, so that a worker never waits for the coordinator.
+#: Tasks queued per worker, so that a worker never waits for the coordinator.
 QUEUED_PER_WORKER = 2
 #: Most games in one task: a table's games go to one worker in one piece (up to this many).
 TABLE_TASK = 64
@@ -577,28 +572,117 @@ def _play_here(games: Games, disabled: Mapping[str, str]) -> Iterator[Finished]:
         yield _play_task((batch[0], dict(disabled)))
 
 
-def _play_in(
-    pool: Any, window: int, games: Games, disabled: Mapping[str, str]
-) -> Iterator[Finished]:
-    """The pool's finished games; at most ``window`` tasks (a table each) are queued or running."""
-    results: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
-    running = 0
-    while True:
-        while running < window and (table := games.take_table(TABLE_TASK)):
-            pool.apply_async(
-                _play_table,
-                (table, dict(disabled)),
-                callback=lambda finished: results.put((True, finished)),
-                error_callback=lambda error: results.put((False, error)),
+class WorkerDied(ArenaError):
+    """A worker process ended while it had games to play."""
+
+
+class _Workers:
+    """``jobs`` worker processes, each fed tables of games through a pipe of its own.
+
+    The coordinator sends each worker up to :data:`QUEUED_PER_WORKER` tasks
+    and waits on the pipes for their results: no thread of its own, where a
+    ``multiprocessing.Pool`` kept three (a task feeder, a result reader and a
+    maintainer polling ten times a second) whose CPU was a fifth of the
+    coordinator's per game. A worker that dies is noticed at once (its pipe
+    closes), where a pool waited for its task for ever.
+    """
+
+    def __init__(self, setup: Setup, jobs: int, cpus: Sequence[int] | None) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.pipes: list[Connection] = []
+        self.processes: list[multiprocessing.process.BaseProcess] = []
+        for index in range(jobs):
+            mine, theirs = context.Pipe()
+            cpu = cpus[index % len(cpus)] if cpus else None
+            process = context.Process(
+                target=_worker_main, args=(theirs, setup, cpu), name=f"arena-worker-{index}"
             )
-            running += 1
-        if running == 0:
-            return
-        ok, value = results.get()
-        running -= 1
-        if not ok:
-            raise value
-        yield from value
+            process.start()
+            theirs.close()
+            self.pipes.append(mine)
+            self.processes.append(process)
+
+    def play(self, games: Games, disabled: Mapping[str, str]) -> Iterator[Finished]:
+        """The workers' finished games, a table at a time as each comes back."""
+        queued = dict.fromkeys(range(len(self.pipes)), 0)
+        while True:
+            for index, count in queued.items():
+                while count < QUEUED_PER_WORKER and (table := games.take_table(TABLE_TASK)):
+                    self._send(index, (table, dict(disabled)))
+                    count += 1
+                queued[index] = count
+            busy = [self.pipes[index] for index, count in queued.items() if count]
+            if not busy:
+                return
+            for ready in wait(busy):  # the pipes that have a result (or ended)
+                index = self.pipes.index(cast(Connection, ready))
+                ok, value = self._receive(index)
+                queued[index] -= 1
+                if not ok:
+                    raise value
+                yield from value
+
+    def _receive(self, index: int) -> tuple[bool, Any]:
+        try:
+            result: tuple[bool, Any] = self.pipes[index].recv()
+        except (EOFError, OSError):  # its end of the pipe closed: it died
+            raise self._died(index) from None
+        return result
+
+    def _send(self, index: int, task: Any) -> None:
+        try:
+            self.pipes[index].send(task)
+        except OSError:  # a broken pipe: it died
+            raise self._died(index) from None
+
+    def _died(self, index: int) -> BaseException:
+        """Why worker ``index`` is gone: a stop signal to the whole group (SIGTERM, SIGHUP:
+        the worker stopped as told, and the coordinator, told too, stops as for Ctrl-C),
+        or an error."""
+        process = self.processes[index]
+        process.join(timeout=5)
+        if process.exitcode is not None and process.exitcode - 128 in STOPPING:
+            return Stopped(process.exitcode - 128)
+        return WorkerDied(
+            f"worker process {process.pid} ended (exit status {process.exitcode}) "
+            "with games to play"
+        )
+
+    def close(self) -> None:
+        """Tell each worker to finish (its bots are told bye), and wait for them."""
+        for pipe in self.pipes:
+            pipe.send(None)
+        for process in self.processes:
+            process.join()
+        for pipe in self.pipes:
+            pipe.close()
+
+    def terminate(self) -> None:
+        """Stop the workers now (SIGTERM: each kills its bots' process groups first)."""
+        for process in self.processes:
+            if process.is_alive():
+                process.terminate()
+        for process in self.processes:
+            process.join()
+        for pipe in self.pipes:
+            pipe.close()
+
+
+def _worker_main(pipe: Connection, setup: Setup, cpu: int | None) -> None:
+    """A worker process: play the tables it is sent until it is sent None."""
+    if cpu is not None:
+        os.sched_setaffinity(0, {cpu})
+    _init_worker(setup, pool=True)
+    try:
+        while (task := pipe.recv()) is not None:
+            try:
+                played = _play_table(*task)
+            except Exception as error:  # raised again in the coordinator, which stops the run
+                pipe.send((False, error))
+            else:
+                pipe.send((True, played))
+    finally:
+        _close_players()
 
 
 def _disable(
@@ -815,20 +899,16 @@ def worker_cpus(jobs: int) -> list[int] | None:
     return cpus[:jobs]
 
 
-def _init_worker(setup: Setup, counter: Any = None, cpus: Sequence[int] | None = None) -> None:
-    if counter is not None and cpus:
-        with counter.get_lock():
-            index = counter.value
-            counter.value += 1
-        os.sched_setaffinity(0, {cpus[index % len(cpus)]})
+def _init_worker(setup: Setup, *, pool: bool = False) -> None:
+    """Make this process a worker of ``setup``: its seats, and as a worker process (``pool``:
+    with one job the games are played in the coordinator) its signals."""
     if setup.sandbox is not None and setup.sandbox.subreaper:
         become_subreaper()  # the bots' orphans are this worker's to kill and reap
     _STATE["seats"] = Seats(setup, log_dir=setup.folder / "logs", sandbox=setup.sandbox)
-    if counter is not None:  # a pool worker (with one job the games are played in the caller)
+    if pool:
         ignore_interrupts()
-        for signum in STOPPING:  # pool.terminate() sends SIGTERM
+        for signum in STOPPING:  # terminate() sends SIGTERM
             signal.signal(signum, _stopped_worker)
-        Finalize(None, _close_players, exitpriority=10)
 
 
 def _play_table(games: Sequence[ScheduledGame], disabled: dict[str, str]) -> list[Finished]:
@@ -844,22 +924,27 @@ def _play_task(task: tuple[ScheduledGame, dict[str, str]]) -> Finished:
 
 
 def _stopped_worker(signum: int, _frame: object) -> None:
-    """A pool worker told to stop (``pool.terminate()``, a signal to the whole group).
+    """A worker process told to stop (``terminate()``, a signal to the whole group).
 
     Kills its bots' process groups (a handler must not wait for a bot: it
-    could wait on itself), then exits by raising: a worker waiting for a
-    task holds the pool's queue lock, and only an exception unwinding its
-    ``with`` releases it. A worker killed outright there (the signal's
-    default, or ``os._exit``) kept the lock, and the coordinator's
-    ``pool.terminate()`` waited for it for good. What the bots leave is
-    swept by the coordinator and the next run.
+    could wait on itself), then exits by raising, so that what it holds is
+    let go as the exception unwinds. What the bots leave is swept by the
+    coordinator and the next run.
     """
-    for other in STOPPING:  # once: a second stop (the group's, then terminate's) while the
-        signal.signal(other, signal.SIG_IGN)  # worker shuts down would raise inside its cleanup
+    # Once: a second stop (the group's, then terminate's) while the worker shuts down would
+    # raise inside its cleanup. A handler that does nothing, not SIG_IGN: a signal already
+    # caught but not yet handled then finds SIG_IGN, and Python raises "Signal 15 ignored
+    # due to race condition" in the cleanup instead.
+    for other in STOPPING:
+        signal.signal(other, _ignore)
     for pid in list(LIVE):
         with contextlib.suppress(ProcessLookupError):  # that bot's group has ended already
             os.killpg(pid, signal.SIGKILL)
     raise SystemExit(128 + signum)
+
+
+def _ignore(signum: int, _frame: object) -> None:
+    """A stop signal after the first: the worker is stopping already."""
 
 
 def _close_players() -> None:
