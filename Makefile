@@ -70,6 +70,7 @@ bench: $(STAMP) $(C_BOT)
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/referee.py
 	$(BIN)/python benchmarks/tournament_speed.py
+	$(BIN)/python benchmarks/coordinator.py --dask
 	$(BIN)/python benchmarks/tournament_scale.py
 	$(BIN)/python benchmarks/cluster_speed.py
 	$(BIN)/python benchmarks/field.py scale

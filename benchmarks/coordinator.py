@@ -13,8 +13,8 @@ other processes. Per configuration it prints:
   the same persistent bots, storing nothing: ``tournament_speed.py``'s)
   and against a floor that also writes every replay (a new file and a
   rename, as workers do);
-- ``--jobs 1`` plays in the coordinator: the total overhead over the floor,
-  (the tournament's CPU - the floor's CPU) / games, both of this process;
+- ``--jobs 1`` plays in the coordinator: the total overhead over each floor,
+  (the tournament's CPU - the floor's CPU) / games, all of this process;
 - ``--jobs N``: the coordinator's CPU per game;
 - with ``--dask``: a cluster of N one-thread ``dask worker`` processes and a
   ``dask scheduler`` process, all started here (the scheduler's CPU is
@@ -257,8 +257,11 @@ def measure(kind: str, jobs: int, args: Any, sandbox: Capabilities) -> JSON:
         "ratio": round(games_per_s / best["floor"][0], 3),
         "ratio_to_replay_floor": round(games_per_s / best["floor_replays"][0], 3),
     }
-    if jobs == 1:  # the games play in the coordinator, as in the floor: the difference
+    if jobs == 1:  # the games play in the coordinator, as in the floors: the differences
         figures["overhead_us_per_game"] = round(best["tournament"][1] - best["floor"][1], 1)
+        figures["overhead_over_replay_floor_us_per_game"] = round(
+            best["tournament"][1] - best["floor_replays"][1], 1
+        )
     else:
         figures["coordinator_us_per_game"] = round(best["tournament"][1], 1)
     if args.dask and jobs >= 2:
@@ -281,7 +284,10 @@ def describe(figures: JSON) -> str:
         f"{figures['floor_replays_games_per_s']:.1f} (x{figures['ratio_to_replay_floor']:.2f}); "
     )
     if "overhead_us_per_game" in figures:
-        head += f"overhead over the floor {figures['overhead_us_per_game']:.0f} us CPU/game"
+        head += (
+            f"CPU over the floor {figures['overhead_us_per_game']:.0f} us/game, over the "
+            f"floor writing replays {figures['overhead_over_replay_floor_us_per_game']:.0f}"
+        )
     else:
         head += f"coordinator {figures['coordinator_us_per_game']:.0f} us CPU/game"
     for name in ("dask_shared", "dask_unshared"):
