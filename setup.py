@@ -34,7 +34,15 @@ def extensions() -> list[Extension]:
         return []
     from mypyc.build import mypycify  # noqa: PLC0415 (a build requirement, needed only here)
 
-    built = mypycify(COMPILED, opt_level="3")
+    try:
+        built = mypycify(COMPILED, opt_level="3")
+    except (Exception, SystemExit) as error:  # mypyc refused a module: told, then pure Python
+        print(
+            f"arena: mypyc could not compile {', '.join(COMPILED)} ({error!r}); "
+            "the modules stay pure Python",
+            file=sys.stderr,
+        )
+        return []
     for extension in built:
         extension.optional = True
     return built
