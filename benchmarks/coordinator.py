@@ -46,6 +46,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -58,9 +59,8 @@ from tournament_speed import (  # beside this file
 )
 
 from arena.bots.sandbox import Capabilities
-from arena.referee import play_game, write_replay
 from arena.tournament import skill
-from arena.tournament.runner import Tournament, open_store, pinned, run, worker_cpus
+from arena.tournament.runner import Tournament, open_store, run, worker_cpus
 from arena.tournament.schedule import round_robin_games
 
 JSON = dict[str, Any]
@@ -98,36 +98,6 @@ def tournament(event: Tournament, jobs: int, sandbox: Capabilities, pin: bool) -
     return outcome.played
 
 
-def _replay_floor_worker(share: tuple[Share, str]) -> int:
-    """The bare floor, writing each game's replay as a worker does (a temporary name, then
-    renamed); returns the faults."""
-    (specs, games, sandbox, cpu), folder = share
-    from arena.bots.player import ProcessPlayer  # noqa: PLC0415
-    from arena.game import Rules  # noqa: PLC0415
-    from arena.protocol import Limits  # noqa: PLC0415
-
-    limits, faults = Limits(), 0
-    with pinned(cpu):
-        players = {spec.name: ProcessPlayer(spec, limits, sandbox=sandbox) for spec in specs}
-        try:
-            for game in games:
-                result = play_game(
-                    [players[name] for name in game.seats],
-                    Rules(players=4),
-                    seed=game.seed,
-                    game_id=game.game_id,
-                    limits=limits,
-                )
-                partial = Path(folder) / f".{game.ordinal}.{os.getpid()}.partial"
-                write_replay(partial, result.lines)
-                os.replace(partial, Path(folder) / f"{game.game_id}.jsonl")
-                faults += len(result.faults)
-        finally:
-            for player in players.values():
-                player.close()
-    return faults
-
-
 def floor(event: Tournament, jobs: int, sandbox: Capabilities, *, pin: bool, replays: bool) -> int:
     """The tournament's games by ``jobs`` bare referee loops (each pinned as workers are)."""
     games = round_robin_games(
@@ -141,13 +111,12 @@ def floor(event: Tournament, jobs: int, sandbox: Capabilities, *, pin: bool, rep
         (list(event.bots), games[i::jobs], sandbox, cpus[i] if cpus else None) for i in range(jobs)
     ]
     with tempfile.TemporaryDirectory(prefix="arena-floor-") as folder:
-        worker: Callable[[Any], int] = _replay_floor_worker if replays else _floor_worker
-        tasks: list[Any] = [(share, folder) for share in shares] if replays else list(shares)
+        worker = partial(_floor_worker, replays=folder if replays else None)
         if jobs == 1:
-            faults = worker(tasks[0])
+            faults = worker(shares[0])
         else:
             with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-                faults = sum(pool.map(worker, tasks))
+                faults = sum(pool.map(worker, shares))
     assert faults == 0, f"{faults} faults in the floor run"
     return len(games)
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import platform
 import subprocess
 import sys
@@ -34,7 +35,7 @@ from arena.bots.sandbox import Capabilities, detect
 from arena.bots.spec import BotSpec, parse_bots
 from arena.game import Rules
 from arena.protocol import Limits
-from arena.referee import play_game
+from arena.referee import play_game, write_replay
 from arena.tournament.runner import Tournament, open_store, pinned, run, worker_cpus
 from arena.tournament.schedule import ScheduledGame, round_robin_games
 
@@ -74,10 +75,12 @@ def tournament_run(event: Tournament, jobs: int, sandbox: Capabilities, pin: boo
 Share = tuple[list[BotSpec], list[ScheduledGame], Capabilities, int | None]
 
 
-def _floor_worker(share: Share) -> int:
+def _floor_worker(share: Share, replays: str | None = None) -> int:
     """Play a share of the games with bare play_game and persistent bots; return the faults.
 
     Pinned to the CPU given, as the tournament's workers are (its bots inherit it).
+    ``replays``: a folder to write each game's replay to, as a worker does (a
+    temporary name, then renamed).
     """
     specs, games, sandbox, cpu = share
     limits = Limits()
@@ -94,6 +97,10 @@ def _floor_worker(share: Share) -> int:
                     limits=limits,
                 )
                 faults += len(result.faults)
+                if replays is not None:
+                    partial = Path(replays) / f".{game.ordinal}.{os.getpid()}.partial"
+                    write_replay(partial, result.lines)
+                    os.replace(partial, Path(replays) / f"{game.game_id}.jsonl")
         finally:
             for player in players.values():
                 player.close()
