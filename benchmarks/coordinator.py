@@ -46,22 +46,19 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 from tournament_speed import (  # beside this file
-    Share,
-    _floor_worker,
     arguments,
+    play_floor,
     prepare,
     tournament_for,
 )
 
 from arena.bots.sandbox import Capabilities
 from arena.tournament import skill
-from arena.tournament.runner import Tournament, open_store, run, worker_cpus
-from arena.tournament.schedule import round_robin_games
+from arena.tournament.runner import Tournament, open_store, run
 
 JSON = dict[str, Any]
 DASK = str(Path(sys.executable).with_name("dask"))
@@ -96,29 +93,6 @@ def tournament(event: Tournament, jobs: int, sandbox: Capabilities, pin: bool) -
             store.close()
     assert outcome.played == outcome.total, outcome
     return outcome.played
-
-
-def floor(event: Tournament, jobs: int, sandbox: Capabilities, *, pin: bool, replays: bool) -> int:
-    """The tournament's games by ``jobs`` bare referee loops (each pinned as workers are)."""
-    games = round_robin_games(
-        [spec.name for spec in event.bots],
-        players=event.players,
-        deals=event.deals,
-        seed=event.seed,
-    )
-    cpus = worker_cpus(jobs) if pin else None
-    shares: list[Share] = [
-        (list(event.bots), games[i::jobs], sandbox, cpus[i] if cpus else None) for i in range(jobs)
-    ]
-    with tempfile.TemporaryDirectory(prefix="arena-floor-") as folder:
-        worker = partial(_floor_worker, replays=folder if replays else None)
-        if jobs == 1:
-            faults = worker(shares[0])
-        else:
-            with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-                faults = sum(pool.map(worker, shares))
-    assert faults == 0, f"{faults} faults in the floor run"
-    return len(games)
 
 
 def free_port() -> int:
@@ -207,8 +181,8 @@ def measure(kind: str, jobs: int, args: Any, sandbox: Capabilities) -> JSON:
     best: dict[str, tuple[float, float]] = {}  # name -> (games/s, CPU us per game)
     runs: dict[str, Callable[[], int]] = {
         "tournament": lambda: tournament(event, jobs, sandbox, args.pin),
-        "floor": lambda: floor(event, jobs, sandbox, pin=args.pin, replays=False),
-        "floor_replays": lambda: floor(event, jobs, sandbox, pin=args.pin, replays=True),
+        "floor": lambda: play_floor(event, jobs, sandbox, args.pin),
+        "floor_replays": lambda: play_floor(event, jobs, sandbox, args.pin, replays=True),
     }
     for _ in range(args.rounds):
         for name, play in runs.items():

@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -107,8 +108,13 @@ def _floor_worker(share: Share, replays: str | None = None) -> int:
     return faults
 
 
-def floor_run(event: Tournament, jobs: int, sandbox: Capabilities, pin: bool) -> float:
-    """Games/s of the same schedule played by ``jobs`` bare referee loops."""
+def play_floor(
+    event: Tournament, jobs: int, sandbox: Capabilities, pin: bool, *, replays: bool = False
+) -> int:
+    """Play the tournament's schedule with ``jobs`` bare referee loops; return its games.
+
+    ``replays``: each loop also writes every game's replay, as a worker does.
+    """
     games = round_robin_games(
         [spec.name for spec in event.bots],
         players=event.players,
@@ -119,15 +125,22 @@ def floor_run(event: Tournament, jobs: int, sandbox: Capabilities, pin: bool) ->
     shares: list[Share] = [
         (list(event.bots), games[i::jobs], sandbox, cpus[i] if cpus else None) for i in range(jobs)
     ]
-    start = time.perf_counter()
-    if jobs == 1:
-        faults = _floor_worker(shares[0])
-    else:
-        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            faults = sum(pool.map(_floor_worker, shares))
-    seconds = time.perf_counter() - start
+    with tempfile.TemporaryDirectory(prefix="arena-floor-") as folder:
+        worker = partial(_floor_worker, replays=folder if replays else None)
+        if jobs == 1:
+            faults = worker(shares[0])
+        else:
+            with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+                faults = sum(pool.map(worker, shares))
     assert faults == 0, f"{faults} faults in the floor run"
-    return len(games) / seconds
+    return len(games)
+
+
+def floor_run(event: Tournament, jobs: int, sandbox: Capabilities, pin: bool) -> float:
+    """Games/s of the same schedule played by ``jobs`` bare referee loops."""
+    start = time.perf_counter()
+    games = play_floor(event, jobs, sandbox, pin)
+    return games / (time.perf_counter() - start)
 
 
 def measure(

@@ -16,13 +16,14 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import arena.tournament.skill
-from arena.tournament.ratings import DRAW_PROBABILITY, Environment, rate
+from arena.tournament.ratings import DRAW_PROBABILITY, Environment
 
 SOURCE = Path(arena.tournament.skill.__file__).with_name("skill.py")
 
@@ -49,12 +50,12 @@ def _rater(build: ModuleType, players: int) -> Rater:
 
 
 def _reference(players: int) -> Rater:
+    """The ``trueskill`` package itself, in the tournament's environment."""
     env = Environment.for_table(players).trueskill()
-    names = [f"bot{i}" for i in range(players)]
 
     def rated(ratings: list[tuple[float, float]], places: list[int]) -> list[tuple[float, float]]:
-        new = rate(env, dict(zip(names, ratings, strict=True)), names, places)
-        return [new[name] for name in names]
+        groups: list[tuple[Any, ...]] = [(env.create_rating(*rating),) for rating in ratings]
+        return [(group[0].mu, group[0].sigma) for group in env.rate(groups, ranks=list(places))]
 
     return rated
 

@@ -25,7 +25,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.tournament.ratings import Environment, rate
+from arena.tournament.ratings import Environment
 from arena.tournament.schedule import ScheduleError, deal_set_seed, round_robin_games
 from arena.tournament.store import BotRecord, Finished, Store, StoreError
 
@@ -125,7 +125,7 @@ def test_ratings_do_not_depend_on_the_order_games_finish(tmp_path: Path) -> None
 def sharpened(environment: Environment, games: int) -> dict[str, tuple[float, float]]:
     """Ratings of four fixed-strength bots after ``games`` noisy four-seat games."""
     rng = random.Random(5)
-    env = environment.trueskill()
+    rater = environment.free_for_all()
     ratings = dict.fromkeys("abcd", (environment.mu, environment.sigma))
     for _ in range(games):
         performance = {
@@ -133,7 +133,8 @@ def sharpened(environment: Environment, games: int) -> dict[str, tuple[float, fl
             for bot, strength in zip("abcd", (3, 2, 1, 0), strict=True)
         }
         order = sorted("abcd", key=lambda bot: -performance[bot])
-        ratings.update(rate(env, ratings, order, [1, 2, 3, 4]))
+        new = rater.rate([ratings[bot] for bot in order], [1, 2, 3, 4])
+        ratings.update(zip(order, new, strict=True))
     return ratings
 
 

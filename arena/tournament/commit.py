@@ -49,18 +49,12 @@ def writing(db: sqlite3.Connection) -> None:
 class GroupCommit:
     """A writer thread committing a ledger's batches to ``path`` (see the module)."""
 
-    def __init__(
-        self,
-        path: Path,
-        ledger: Ledger,
-        *,
-        games: int = COMMIT_GAMES,
-        seconds: float = COMMIT_S,
-    ) -> None:
+    def __init__(self, path: Path, ledger: Ledger) -> None:
         self.path = path
         self.ledger = ledger
-        self.games = games
-        self.seconds = seconds
+        #: :data:`COMMIT_GAMES` and :data:`COMMIT_S` as they are when the writer starts.
+        self.games = COMMIT_GAMES
+        self.seconds = COMMIT_S
         #: Guards the ledger (the coordinator records, the writer seals) and the fields below.
         self.lock = threading.Condition()
         self._flushing = 0
@@ -82,7 +76,6 @@ class GroupCommit:
     def added(self) -> None:
         """The caller recorded a game in the ledger (holding the lock): wake the writer
         when the batch is new (to time it) or full."""
-        self.raise_error()
         size = self.ledger.size
         if size == 1 or size >= self.games:
             self.lock.notify_all()

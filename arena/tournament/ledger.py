@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -107,16 +108,18 @@ class Ledger:
     def record(
         self,
         ordinal: int,
-        result: Result,
+        seats: Sequence[str],
+        placements: Sequence[int],
         *,
+        faults: Mapping[int, tuple[str, str]],
         decisions: int,
         duration_ms: float,
         replay: str,
-        details: dict[int, tuple[str, str]],
     ) -> None:
         """A finished game: its rows, and the ratings of every game it lets the prefix reach.
 
-        ``details``: seat -> (fault kind, detail) of the seats that faulted.
+        ``seats``: its bots in seat order; ``faults``: seat -> (fault kind,
+        detail) of the seats that faulted.
 
         Raises:
             CountedTwice: for a game recorded before (in this run or in the store).
@@ -128,9 +131,12 @@ class Ledger:
             batch.since = time.monotonic()
         self.size += 1
         batch.games.append((decisions, duration_ms, time.time(), replay, ordinal))
-        for seat, place in enumerate(result.placements):
-            kind, detail = details.get(seat, (None, None))
+        kinds: list[str | None] = []
+        for seat, place in enumerate(placements):
+            kind, detail = faults.get(seat, (None, None))
             batch.seats.append((place, kind, detail, ordinal, seat))
+            kinds.append(kind)
+        result = Result(tuple(seats), tuple(placements), tuple(kinds))
         if ordinal != self.rated_through + 1:
             self.waiting[ordinal] = result
             return

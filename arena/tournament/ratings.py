@@ -24,9 +24,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from typing import Any
 
 import trueskill
 
@@ -80,19 +79,6 @@ class Environment:
         # Each of its difference factors compares two one-bot teams: the margin of size 2.
         margin = trueskill.calc_draw_margin(self.draw_probability, 2, env)
         return FreeForAll(dynamic=self.tau, beta=self.beta, margin=float(margin))
-
-
-def rate(
-    env: trueskill.TrueSkill,
-    ratings: Mapping[str, tuple[float, float]],
-    seats: Sequence[str],
-    placements: Sequence[int],
-) -> dict[str, tuple[float, float]]:
-    """New (mu, sigma) of the bots of one game, ranked by their placements, by the
-    ``trueskill`` package itself (the reference :class:`FreeForAll` is checked against)."""
-    groups: list[tuple[Any, ...]] = [(env.create_rating(*ratings[bot]),) for bot in seats]
-    rated = env.rate(groups, ranks=list(placements))
-    return {bot: (group[0].mu, group[0].sigma) for bot, group in zip(seats, rated, strict=True)}
 
 
 @dataclass(frozen=True)

@@ -601,6 +601,7 @@ class _Workers:
             theirs.close()
             self.pipes.append(mine)
             self.processes.append(process)
+        self.index = {pipe: index for index, pipe in enumerate(self.pipes)}
 
     def play(self, games: Games, disabled: Mapping[str, str]) -> Iterator[Finished]:
         """The workers' finished games, a table at a time as each comes back."""
@@ -615,7 +616,7 @@ class _Workers:
             if not busy:
                 return
             for ready in wait(busy):  # the pipes that have a result (or ended)
-                index = self.pipes.index(cast(Connection, ready))
+                index = self.index[cast(Connection, ready)]
                 ok, value = self._receive(index)
                 queued[index] -= 1
                 if not ok:

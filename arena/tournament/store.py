@@ -26,8 +26,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 from arena.errors import ArenaError
-from arena.tournament import commit as group_commit
-from arena.tournament.commit import GroupCommit
+from arena.tournament.commit import GroupCommit, writing
 from arena.tournament.ledger import CountedTwice, Ledger, Result, Standing
 from arena.tournament.ratings import Environment
 from arena.tournament.schedule import ScheduledGame
@@ -209,7 +208,7 @@ class Store:
         try:
             db = sqlite3.connect(path, isolation_level=None)
             db.execute("PRAGMA journal_mode=WAL")
-            group_commit.writing(db)
+            writing(db)
             if not exists:
                 _create(db, config, bots, environment, sandbox)
             store = cls(folder, db)
@@ -524,23 +523,16 @@ class Store:
                     "SELECT bot FROM seats WHERE game = ? ORDER BY seat", (result.ordinal,)
                 )
             ]
-        faults = result.faults
-        rated = Result(
-            tuple(seats),
-            result.placements,
-            tuple(faults[seat][0] if seat in faults else None for seat in range(len(seats)))
-            if faults
-            else (None,) * len(seats),
-        )
         with self._writing(), commit.lock:
             commit.raise_error()
             commit.ledger.record(
                 result.ordinal,
-                rated,
+                seats,
+                result.placements,
+                faults=result.faults,
                 decisions=result.decisions,
                 duration_ms=result.duration_ms,
                 replay=result.replay,
-                details=faults,
             )
             commit.added()
 
@@ -604,12 +596,7 @@ class Store:
             waiting=waiting,
             round_ends=ends,
         )
-        self._commit = GroupCommit(
-            self.folder / DATABASE,
-            ledger,
-            games=group_commit.COMMIT_GAMES,
-            seconds=group_commit.COMMIT_S,
-        )
+        self._commit = GroupCommit(self.folder / DATABASE, ledger)
         return self._commit
 
     def schedule_round(
