@@ -12,10 +12,13 @@ C_BOT := sample_bots/c/random_bot
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# The modules setup.py compiles (marked so): the install builds them again when they change.
-COMPILED := $(shell grep -rlx '\# arena: compiled with mypyc' arena --include='*.py')
+# The modules setup.py compiles (marked so): the install builds them again when they change,
+# and when a mark is added or removed (the list, kept in a file rewritten only when it changes).
+COMPILED := $(shell grep -rlx '\# arena: compiled with mypyc' arena --include='*.py' | sort)
+COMPILED_LIST := $(VENV)/.compiled-modules
+$(shell mkdir -p $(VENV) && echo '$(COMPILED)' | cmp -s - $(COMPILED_LIST) || echo '$(COMPILED)' > $(COMPILED_LIST))
 
-$(STAMP): pyproject.toml setup.py $(COMPILED) | $(BIN)/python
+$(STAMP): pyproject.toml setup.py $(COMPILED) $(COMPILED_LIST) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,dev,dask]'
 	touch $(STAMP)
 

@@ -24,25 +24,42 @@ COMPILED = sorted(
 )
 
 
+def remove_stale_builds(compiling: bool) -> None:
+    """Delete compiled files that this build will not make again.
+
+    Python imports a module's ``.so`` over its ``.py``, so a build left from a
+    module no longer marked, or from before a pure-Python build, would
+    quietly run old code instead of the source.
+    """
+    stems = [str(Path(module).with_suffix("")) for module in COMPILED] if compiling else []
+    keep = {*stems, *(stem + "__mypyc" for stem in stems)}  # a module and its library
+    for built in Path("arena").rglob("*.so"):
+        if str(built.with_name(built.name.split(".")[0])) not in keep:
+            print(f"arena: removing {built}, a build this one does not make", file=sys.stderr)
+            built.unlink()
+
+
 def extensions() -> list[Extension]:
     """The compiled modules, each optional: a failed build falls back to the source."""
+    built: list[Extension] = []
     if os.environ.get("ARENA_PURE_PYTHON"):
-        print("arena: ARENA_PURE_PYTHON is set, no module is compiled", file=sys.stderr)
-        return []
-    if not (shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")):
-        print("arena: no C compiler found, the modules stay pure Python", file=sys.stderr)
-        return []
-    from mypyc.build import mypycify  # noqa: PLC0415 (a build requirement, needed only here)
+        why = "ARENA_PURE_PYTHON is set"
+    elif not (shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")):
+        why = "no C compiler was found"
+    else:
+        from mypyc.build import mypycify  # noqa: PLC0415 (a build requirement, needed only here)
 
-    try:
-        built = mypycify(COMPILED, opt_level="3")
-    except (Exception, SystemExit) as error:  # mypyc refused a module: told, then pure Python
-        print(
-            f"arena: mypyc could not compile {', '.join(COMPILED)} ({error!r}); "
-            "the modules stay pure Python",
-            file=sys.stderr,
-        )
-        return []
+        try:
+            # separate: each module gets a library of its own beside it (state__mypyc). One
+            # library for all would sit at the top level, where an editable install does not
+            # look, or (named into the package) give the modules it loads a wrong __file__.
+            built = mypycify(COMPILED, opt_level="3", separate=True)
+            why = ""
+        except (Exception, SystemExit) as error:  # mypyc refused a module: told, then pure Python
+            why = f"mypyc could not compile {', '.join(COMPILED)} ({error!r})"
+    if why:
+        print(f"arena: {why}; the modules stay pure Python", file=sys.stderr)
+    remove_stale_builds(compiling=bool(built))
     for extension in built:
         extension.optional = True
     return built

@@ -12,6 +12,7 @@ in-process fake players; :class:`arena.bots.player.ProcessPlayer` is the
 real thing.
 """
 
+# arena: compiled with mypyc
 from __future__ import annotations
 
 import json
@@ -20,6 +21,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol
+
+from mypy_extensions import mypyc_attr
 
 from arena.errors import BotFault, FaultKind, IllegalMove
 from arena.game import DeckSource, GameState, Rules, hand_start, request_state
@@ -50,6 +53,9 @@ class Player(Protocol):
         """The player faulted: tell it why (``error_line``) if possible and stop it."""
 
 
+# The results stay plain Python classes where this module is compiled (a compiled frozen
+# dataclass cannot be unpickled, nor subclassed by Python code); only _Game runs per decision.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Fault:
     """A fault of one seat in one game."""
@@ -58,6 +64,7 @@ class Fault:
     detail: str
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class GameResult:
     """The outcome of one refereed game, and its replay."""
@@ -126,6 +133,7 @@ class _Game:
         self.seed = seed
         self.game_id = game_id
         self.limits = limits
+        self.move_ms = limits.move_ms  # read every decision: an attribute of our own is cheaper
         self.state = GameState(rules, seed if decks is None else decks, game_id=game_id)
         self.faults: dict[int, Fault] = {}
         #: (seat, player) of every seat that has not faulted: who still gets messages.
@@ -217,9 +225,9 @@ class _Game:
             "action": action,
             "legal": legal,
             "state": request_state(self.state, seat),
-            "time": {"move_ms": self.limits.move_ms, "bank_ms": self.bank[seat]},
+            "time": {"move_ms": self.move_ms, "bank_ms": self.bank[seat]},
         }
-        timeout_s = (self.limits.move_ms + self.bank[seat]) / 1000.0
+        timeout_s = (self.move_ms + self.bank[seat]) / 1000.0
         try:
             move, ms = self.players[seat].request(request, encode(request), timeout_s)
             if move not in legal:
@@ -227,7 +235,7 @@ class _Game:
         except BotFault as fault:
             self._fault(seat, fault, self.request_id)
             return legal[0], None
-        over = ms - self.limits.move_ms
+        over = ms - self.move_ms
         if over > 0:
             self.bank[seat] = max(0, self.bank[seat] - int(over + 0.999))
         return move, ms

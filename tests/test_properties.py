@@ -16,8 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.game import GameState, Rules, SeededDecks, request_state
-from arena.game.cards import CARD_INDEX, SUIT_CHARS
-from arena.game.state import DOG, HANDS, KNOCK, PLAY, TRUMP
+from arena.game.cards import CARD_INDEX
+from arena.game.state import DOG, KNOCK, PLAY, TRUMP
+from tests.engine_digest import EVERY_SITUATION, rebuild
 
 JSON = dict[str, Any]
 
@@ -231,15 +232,7 @@ def test_copy_plays_on_independently(rules: Rules, seed: int, chooser: int) -> N
 def test_random_games_reach_every_rule_situation() -> None:
     """Guards the properties above from passing vacuously: random games with every
     option on do reach dogs, blind dogs, knocks, rainbows, redeals and tie cuts."""
-    rules = Rules(
-        players=5,
-        blind_dog=True,
-        upside_dog=True,
-        rainbow=True,
-        no_picture=True,
-        eliminated_deals=True,
-        trumps_broken=True,
-    )
+    rules = EVERY_SITUATION
     seen: set[str] = set()
     for seed in range(400):
         state = play_checked(rules, seed, seed)
@@ -276,34 +269,6 @@ def _play_decision(rules: Rules, seed: int, chooser: int) -> GameState | None:
     return state
 
 
-def _rebuild(state: GameState, horizon: int = HANDS) -> GameState:
-    """``state`` rebuilt from the facts a search bot knows (all hands filled in)."""
-    assert state.pending is not None
-    return GameState.from_position(
-        state.rules,
-        state.decks,
-        hand=state.hand,
-        dealer=state.dealer,
-        trump=SUIT_CHARS[state.trump],
-        turn_up=state.turn_up,
-        statuses=state.statuses,
-        blind=state.blind,
-        hands=state.hands,
-        tricks=state.tricks,
-        played=state.played,
-        trick=state.trick,
-        trick_leader=state.order[0],
-        to_act=state.pending.seat,
-        zero_event=state.zero_event,
-        had_dog=state.had_dog,
-        out_hand=state.out_hand,
-        deals=state.deals,
-        cuts=state.cuts,
-        dog_cards=state.dog_cards,
-        horizon=horizon,
-    )
-
-
 @settings(max_examples=150, deadline=None)
 @given(rules=rules_strategy, seed=st.integers(0, 2**32), chooser=st.integers(0, 2**16))
 def test_a_position_rebuilt_from_its_facts_plays_on_identically(
@@ -314,7 +279,7 @@ def test_a_position_rebuilt_from_its_facts_plays_on_identically(
     if state is None:
         return
     assert state.pending is not None
-    rebuilt = _rebuild(state)
+    rebuilt = rebuild(state)
     assert rebuilt.pending == state.pending
     assert request_state(rebuilt, state.pending.seat) == request_state(state, state.pending.seat)
     moves = random.Random(chooser + 1)
@@ -340,7 +305,7 @@ def test_a_horizon_stops_the_game_where_the_next_deal_would_start(
     if state is None:
         return
     hand = state.hand
-    stopped = _rebuild(state, horizon=hand)
+    stopped = rebuild(state, horizon=hand)
     moves = random.Random(chooser + 1)
     while state.pending is not None and state.hand == hand:
         move = moves.choice(state.pending.legal)

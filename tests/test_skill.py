@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
-import os
 import random
-import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -126,15 +124,3 @@ def test_the_constants_written_out_are_the_computed_ones() -> None:
 def test_one_seat_is_refused() -> None:
     with pytest.raises(ValueError, match="two seats"):
         _rater(arena.tournament.skill, 2)([(25.0, 8.0)], [1])
-
-
-def test_the_install_compiles_the_rater_where_a_compiler_exists() -> None:
-    """``make``'s install builds the module with mypyc when it finds a C compiler, and
-    builds it again when its source changes (a stale build would be tested instead)."""
-    built = Path(arena.tournament.skill.__file__)
-    compiler = bool(shutil.which("cc") or shutil.which("gcc"))
-    assert (built.suffix == ".so") == (compiler and not os.environ.get("ARENA_PURE_PYTHON")), built
-    if built.suffix == ".so":
-        assert built.stat().st_mtime >= SOURCE.stat().st_mtime, (
-            f"{built.name} is older than {SOURCE.name}: run make to build it again"
-        )

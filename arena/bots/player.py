@@ -5,6 +5,7 @@ for the bot are queued and written together with the next request, in one
 write, which keeps the per-decision cost near one pipe round trip.
 """
 
+# arena: compiled with mypyc
 from __future__ import annotations
 
 import contextlib
@@ -12,6 +13,8 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from arena.bots.process import BotProcess
 from arena.bots.sandbox import Capabilities, ResourceLimits, detect
@@ -25,6 +28,7 @@ _monotonic = time.monotonic
 BYE_GRACE_S = 2.0
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled or not, a class to build on
 class ProcessPlayer:
     """A seat played by a bot process."""
 

@@ -7,6 +7,7 @@ sends SIGTERM then SIGKILL to the whole process group, so helpers a bot
 started die with it.
 """
 
+# arena: compiled with mypyc
 from __future__ import annotations
 
 import contextlib

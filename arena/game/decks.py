@@ -15,12 +15,13 @@ thousands of games a second. Asking for fewer cards gives a prefix of the
 same order, so the deck is well defined whatever the number of cards drawn.
 """
 
+# arena: compiled with mypyc
 from __future__ import annotations
 
 import hashlib
 import random
 from collections.abc import Mapping, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 DECK_SIZE = 52
 
@@ -44,6 +45,10 @@ class SeededDecks:
     def __init__(self, seed: int) -> None:
         self.seed = seed
 
+    def __reduce__(self) -> tuple[type[SeededDecks], tuple[Any, ...]]:
+        """Pickled as its constructor's arguments (the compiled class cannot be rebuilt blank)."""
+        return SeededDecks, (self.seed,)
+
     def draw(self, purpose: str, k: int, count: int) -> list[int]:
         """The top ``count`` cards of the deck for ``(purpose, k)``."""
         digest = hashlib.blake2b(f"{self.seed}/{purpose}/{k}".encode(), digest_size=40).digest()
@@ -65,6 +70,10 @@ class RandomDecks:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
+    def __reduce__(self) -> tuple[type[RandomDecks], tuple[Any, ...]]:
+        """Pickled as its constructor's arguments (the compiled class cannot be rebuilt blank)."""
+        return RandomDecks, (self.rng,)
+
     def draw(self, purpose: str, k: int, count: int) -> list[int]:
         """``count`` cards drawn at random without replacement."""
         return self.rng.sample(range(DECK_SIZE), count)
@@ -84,6 +93,10 @@ class StackedDecks:
     ) -> None:
         self.decks = {key: list(cards) for key, cards in decks.items()}
         self.fallback = fallback if fallback is not None else SeededDecks(0)
+
+    def __reduce__(self) -> tuple[type[StackedDecks], tuple[Any, ...]]:
+        """Pickled as its constructor's arguments (the compiled class cannot be rebuilt blank)."""
+        return StackedDecks, (self.decks, self.fallback)
 
     def draw(self, purpose: str, k: int, count: int) -> list[int]:
         """The stacked top cards for ``(purpose, k)``, completed to ``count``."""

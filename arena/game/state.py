@@ -20,9 +20,12 @@ need no conversion on the hot path; :data:`CARD_INDEX` ranks them and
 :data:`CARD_SUIT` gives their suit.
 """
 
+# arena: compiled with mypyc
 from __future__ import annotations
 
 from typing import Any, Final, NamedTuple
+
+from mypy_extensions import mypyc_attr
 
 from arena.errors import IllegalMove
 from arena.game.cards import CARD_INDEX, CARD_SUIT, CARD_TEXT, SUIT_CHARS, SUIT_NAMES, TEN_INDEX
@@ -69,6 +72,7 @@ class Decision(NamedTuple):
 _new_decision = tuple.__new__
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled or not, a class to build on
 class GameState:
     """One game of Knockout Whist, from the cut for dealer to the placements.
 
@@ -119,6 +123,14 @@ class GameState:
         "winner",
         "zero_event",
     )
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> GameState:
+        """A bare instance, attributes unset: :meth:`copy` and :meth:`from_position` fill it.
+
+        Written out because a class compiled with mypyc refuses
+        ``object.__new__``; ``GameState.__new__`` works in both builds.
+        """
+        return super().__new__(cls)
 
     def __init__(
         self,
@@ -309,7 +321,7 @@ class GameState:
             ValueError: when the position is not a play decision of ``to_act``.
         """
         n = rules.players
-        state = object.__new__(cls)
+        state = cls.__new__(cls)
         state.rules = rules
         state.n = n
         state.decks = decks
@@ -372,9 +384,37 @@ class GameState:
         Only the mutable containers are copied, so a copy costs a few
         microseconds.
         """
-        other = object.__new__(GameState)
-        for name in GameState.__slots__:
-            setattr(other, name, getattr(self, name))
+        other = GameState.__new__(GameState)
+        # Every attribute by name (no loop over __slots__): a compiled class
+        # has no __slots__ to read, and named stores are what make it fast.
+        # tests/test_engine.py checks that none is left out.
+        other.rules = self.rules
+        other.n = self.n
+        other.decks = self.decks
+        other.game_id = self.game_id
+        other.zero_event = self.zero_event
+        other.hand = self.hand
+        other.hand_size = self.hand_size
+        other.horizon = self.horizon
+        other.deals = self.deals
+        other.cuts = self.cuts
+        other.redeals = self.redeals
+        other.chooser = self.chooser
+        other.dealer = self.dealer
+        other.trump = self.trump
+        other.turn_up = self.turn_up
+        other.rotations = self.rotations
+        other.trick_no = self.trick_no
+        other.turn = self.turn
+        other.first_leader = self.first_leader
+        other.led = self.led
+        other.best = self.best
+        other.best_seat = self.best_seat
+        other.trump_played = self.trump_played
+        other.declaring = self.declaring
+        other.placements = self.placements
+        other.winner = self.winner
+        other.pending = self.pending
         other.record = record
         other.log = list(self.log) if record else []
         other.statuses = list(self.statuses)

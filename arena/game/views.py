@@ -5,6 +5,7 @@ a seat, so "nothing hidden leaks" is checked here and only here: no other
 seat's cards, no blind dog's own card, nothing of the undealt deck.
 """
 
+# arena: compiled with mypyc
 from __future__ import annotations
 
 from typing import Any
@@ -40,8 +41,8 @@ def request_state(state: GameState, seat: int) -> JSON:
         "trump": SUIT_CHARS[state.trump] if state.trump >= 0 else None,
         "cards": [] if blind else list(state.hands[seat]),
         "leader": current_leader(state),
-        "trick": list(map(list, state.trick)),
-        "played": list(map(list, state.played)),
+        "trick": [[s, card] for s, card in state.trick],
+        "played": [[s, card] for s, card in state.played],
         "tricks": list(state.tricks),
         "statuses": list(state.statuses),
         "turn_up": state.turn_up,
