@@ -109,11 +109,11 @@ def _floor_worker(share: Share, replays: str | None = None) -> int:
 
 
 def play_floor(
-    event: Tournament, jobs: int, sandbox: Capabilities, pin: bool, *, replays: bool = False
+    event: Tournament, jobs: int, sandbox: Capabilities, pin: bool, *, replays: Path | None = None
 ) -> int:
     """Play the tournament's schedule with ``jobs`` bare referee loops; return its games.
 
-    ``replays``: each loop also writes every game's replay, as a worker does.
+    ``replays``: a folder where each loop also writes every game's replay, as a worker does.
     """
     games = round_robin_games(
         [spec.name for spec in event.bots],
@@ -125,13 +125,12 @@ def play_floor(
     shares: list[Share] = [
         (list(event.bots), games[i::jobs], sandbox, cpus[i] if cpus else None) for i in range(jobs)
     ]
-    with tempfile.TemporaryDirectory(prefix="arena-floor-") as folder:
-        worker = partial(_floor_worker, replays=folder if replays else None)
-        if jobs == 1:
-            faults = worker(shares[0])
-        else:
-            with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-                faults = sum(pool.map(worker, shares))
+    worker = partial(_floor_worker, replays=str(replays) if replays else None)
+    if jobs == 1:
+        faults = worker(shares[0])
+    else:
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            faults = sum(pool.map(worker, shares))
     assert faults == 0, f"{faults} faults in the floor run"
     return len(games)
 

@@ -93,6 +93,18 @@ def test_a_batch_rates_and_counts_as_games_one_by_one(tmp_path: Path) -> None:
     assert one.standings() == batched.standings()
     assert one.pairwise() == batched.pairwise()
     assert one.history() == batched.history()
+    # The counts, as the seats of the games say (ties included: a shared place is not above).
+    with sqlite3.connect(tmp_path / "batched" / "results.sqlite") as db:
+        from_seats = {
+            (a, b): (above, games)
+            for a, b, above, games in db.execute(
+                "SELECT x.bot, y.bot, sum(x.placement < y.placement), count(*) "
+                "FROM seats x JOIN seats y ON y.game = x.game AND y.seat != x.seat "
+                "WHERE x.placement IS NOT NULL GROUP BY x.bot, y.bot"
+            )
+        }
+    assert batched.pairwise() == from_seats
+    assert sum(games for _, games in from_seats.values()) == len(order) * 3 * 2
     one.close()
     batched.close()
 

@@ -43,7 +43,6 @@ def writing(db: sqlite3.Connection) -> None:
     db.execute("PRAGMA synchronous=NORMAL")  # WAL: consistent after a crash; no fsync per commit
     db.execute("PRAGMA foreign_keys=ON")
     db.execute(f"PRAGMA wal_autocheckpoint={CHECKPOINT_PAGES}")
-    db.execute("PRAGMA temp_store=MEMORY")  # a commit's pairwise counts group in memory
 
 
 class GroupCommit:
@@ -188,14 +187,11 @@ def _write(db: sqlite3.Connection, batch: Batch) -> None:
             "faults = ? WHERE bot = ?",
             batch.standings,
         )
-        db.execute(
-            "INSERT INTO pairs (a, b, above, games) "
-            "SELECT x.bot, y.bot, sum(x.placement < y.placement), count(*) "
-            "FROM seats x JOIN seats y ON y.game = x.game AND y.seat != x.seat "
-            "WHERE x.game BETWEEN ? AND ? GROUP BY x.bot, y.bot "
+        db.executemany(
+            "INSERT INTO pairs (a, b, above, games) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (a, b) DO UPDATE SET above = above + excluded.above, "
             "games = games + excluded.games",
-            (batch.first_rated, batch.rated_through),
+            [(a, b, above, games) for (a, b), (above, games) in batch.pairs.items()],
         )
         db.executemany(
             "INSERT INTO round_standings (round, bot, mu, sigma, games) VALUES (?, ?, ?, ?, ?)",
