@@ -18,7 +18,11 @@ COMPILED := $(shell grep -rlx '\# arena: compiled with mypyc' arena --include='*
 COMPILED_LIST := $(VENV)/.compiled-modules
 $(shell mkdir -p $(VENV) && echo '$(COMPILED)' | cmp -s - $(COMPILED_LIST) || echo '$(COMPILED)' > $(COMPILED_LIST))
 
+# Old builds go first: Python imports a module's .so over its .py, so a build left from a
+# module no longer marked (or one whose compile now fails, or before ARENA_PURE_PYTHON=1)
+# would run old code.
 $(STAMP): pyproject.toml setup.py $(COMPILED) $(COMPILED_LIST) | $(BIN)/python
+	find arena -name '*.so' -delete
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,dev,dask]'
 	touch $(STAMP)
 

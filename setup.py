@@ -24,21 +24,6 @@ COMPILED = sorted(
 )
 
 
-def remove_stale_builds(compiling: bool) -> None:
-    """Delete compiled files that this build will not make again.
-
-    Python imports a module's ``.so`` over its ``.py``, so a build left from a
-    module no longer marked, or from before a pure-Python build, would
-    quietly run old code instead of the source.
-    """
-    stems = [str(Path(module).with_suffix("")) for module in COMPILED] if compiling else []
-    keep = {*stems, *(stem + "__mypyc" for stem in stems)}  # a module and its library
-    for built in Path("arena").rglob("*.so"):
-        if str(built.with_name(built.name.split(".")[0])) not in keep:
-            print(f"arena: removing {built}, a build this one does not make", file=sys.stderr)
-            built.unlink()
-
-
 def extensions() -> list[Extension]:
     """The compiled modules, each optional: a failed build falls back to the source."""
     built: list[Extension] = []
@@ -62,7 +47,6 @@ def extensions() -> list[Extension]:
             why = f"mypyc could not compile {', '.join(COMPILED)} ({error!r})"
     if why:
         print(f"arena: {why}; the modules stay pure Python", file=sys.stderr)
-    remove_stale_builds(compiling=bool(built))
     for extension in built:
         extension.optional = True
     return built

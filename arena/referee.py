@@ -229,18 +229,25 @@ class _Game:
         }
         timeout_s = (self.move_ms + self.bank[seat]) / 1000.0
         try:
-            move, ms = self.players[seat].request(request, encode(request), timeout_s)
+            # Untyped until checked: an in-process player may answer anything, which must
+            # be its fault, not a TypeError of the compiled referee (which checks what a
+            # call through the Player protocol returns, so the player is taken as Any).
+            player: Any = self.players[seat]
+            move, ms = player.request(request, encode(request), timeout_s)
             if move not in legal:
-                raise BotFault(FaultKind.ILLEGAL, self._why_illegal(move, seat))
+                raise BotFault(FaultKind.ILLEGAL, self._why_illegal(move, seat, legal))
         except BotFault as fault:
             self._fault(seat, fault, self.request_id)
             return legal[0], None
+        ms = float(ms)
         over = ms - self.move_ms
         if over > 0:
             self.bank[seat] = max(0, self.bank[seat] - int(over + 0.999))
         return move, ms
 
-    def _why_illegal(self, move: str, seat: int) -> str:
+    def _why_illegal(self, move: object, seat: int, legal: list[str]) -> str:
+        if not isinstance(move, str):  # the engine's words, which take only strings
+            return f"{move!r} is not a move: expected one of {', '.join(legal)}"
         try:
             self.state.copy().apply(move, seat)
         except IllegalMove as error:

@@ -34,6 +34,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import arena.referee
 from arena.game import GameState, Rules
 from arena.protocol import Limits
 from arena.referee import play_game
@@ -100,6 +101,12 @@ class Oracle:
         """
         if cls.watching:
             return
+        if not str(arena.referee.__file__).endswith(".py"):
+            raise SystemExit(
+                "--oracle wraps GameState.__init__, which the compiled referee calls "
+                "natively, past the wrapper: run it on the Python build "
+                "(ARENA_PURE_PYTHON=1 .venv/bin/pip install -e .)"
+            )
         cls.watching = True
         start = GameState.__init__
 

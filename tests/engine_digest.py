@@ -108,6 +108,8 @@ def _game(rules: Rules, seed: int) -> Iterator[object]:
             while (pending := other.pending) is not None:
                 other.apply(pending.legal[-1])
             yield other.log
+    if twin is not None and thawed is not None:  # a pickled game plays on as its copy
+        assert thawed.log == twin.log
 
 
 def digest(games: int) -> str:

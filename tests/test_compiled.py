@@ -10,6 +10,7 @@ number in ``test_skill.py``.)
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import importlib
 import os
@@ -24,7 +25,8 @@ import pytest
 from arena.bots.player import ProcessPlayer
 from arena.errors import FaultKind
 from arena.game import GameState, Rules, SeededDecks, StackedDecks
-from arena.referee import Fault, GameResult
+from arena.players import ScriptedPlayer, first_legal
+from arena.referee import Fault, GameResult, play_game
 from tests import engine_digest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,12 +49,6 @@ def arena_source(path):
 sys.path_hooks.insert(0, arena_source)
 sys.path_importer_cache.clear()
 import arena.game.state, arena.game.views, arena.game.decks, arena.game.rules
-import pytest
-
-from arena.bots.player import ProcessPlayer
-from arena.errors import FaultKind
-from arena.game import GameState, Rules, SeededDecks, StackedDecks
-from arena.referee import Fault, GameResult
 from tests import engine_digest
 for module in (arena.game.state, arena.game.views, arena.game.decks, arena.game.rules):
     assert module.__file__.endswith(".py"), module.__file__
@@ -78,6 +74,37 @@ def test_the_install_compiles_the_marked_modules_where_a_compiler_exists() -> No
             assert built.stat().st_mtime >= source.stat().st_mtime, (
                 f"{built.name} is older than {source.name}: run make to build it again"
             )
+
+
+def test_no_build_is_left_of_a_module_that_is_not_compiled() -> None:
+    """Python would import such a ``.so`` over its source (``make`` removes old builds
+    before it installs; a hand-run ``pip install -e .`` does not)."""
+    for built in (ROOT / "arena").rglob("*.so"):
+        module = ".".join((*built.relative_to(ROOT).parent.parts, built.name.split(".")[0]))
+        assert module.removesuffix("__mypyc") in MARKED, f"{built} is a build of no marked module"
+
+
+def test_a_copy_has_every_attribute_of_the_game() -> None:
+    """``GameState.copy`` names each attribute (a compiled class has no ``__slots__`` to
+    loop over): every one listed in the source's ``__slots__`` is there, equal."""
+    source = (ROOT / "arena" / "game" / "state.py").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    game = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "GameState")
+    slots = next(
+        node.value
+        for node in game.body
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "__slots__" for t in node.targets)
+    )
+    names = ast.literal_eval(slots)
+    assert len(names) > 30
+    state = GameState(Rules(players=5, blind_dog=True), 11)
+    for _ in range(40):
+        assert state.pending is not None
+        state.apply(state.pending.legal[0])
+    twin = state.copy(record=True)
+    for name in names:
+        assert getattr(twin, name) == getattr(state, name), name
 
 
 def test_the_python_source_plays_as_the_build_in_use() -> None:
@@ -129,3 +156,40 @@ def test_the_public_classes_pickle_and_take_subclasses_in_the_build_in_use() -> 
     assert Counting.moves == decisions > 0
     assert state.log == plain.log
     assert issubclass(type("Seat", (ProcessPlayer,), {}), ProcessPlayer)
+
+
+def test_what_python_code_hands_the_compiled_modules_is_taken_as_before() -> None:
+    """A compiled module checks its annotations at run time; where callers may hand it
+    other shapes, it takes them as the Python build did: a player's answer that is not a
+    string is its fault, and a position's pairs may come as lists (as JSON gives them)."""
+    wrong = ScriptedPlayer("wrong", lambda request: 42)  # type: ignore[arg-type,return-value]
+    players = [wrong, *(ScriptedPlayer(f"p{i}", first_legal) for i in range(3))]
+    result = play_game(players, Rules(), seed=3, game_id="g")
+    assert result.faults[0].kind is FaultKind.ILLEGAL
+    assert result.faults[0].detail.startswith("42 is not a move: expected one of ")
+
+    state = GameState(Rules(), 5, record=False)
+    while (pending := state.pending) is None or pending.action != "play" or not state.trick:
+        assert pending is not None
+        state.apply(pending.legal[0])
+    as_json = GameState.from_position(
+        state.rules,
+        state.decks,
+        hand=state.hand,
+        dealer=state.dealer,
+        trump="CHDS"[state.trump],
+        turn_up=state.turn_up,
+        statuses=state.statuses,
+        blind=state.blind,
+        hands=state.hands,
+        tricks=state.tricks,
+        played=[list(pair) for pair in state.played],
+        trick=[list(pair) for pair in state.trick],
+        trick_leader=state.order[0],
+        to_act=pending.seat,
+        zero_event=state.zero_event,
+        had_dog=state.had_dog,
+        out_hand=state.out_hand,
+    )
+    assert as_json.legal_moves() == engine_digest.rebuild(state).legal_moves() != []
+    assert as_json.played == state.played and as_json.trick == state.trick

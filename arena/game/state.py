@@ -23,6 +23,7 @@ need no conversion on the hot path; :data:`CARD_INDEX` ranks them and
 # arena: compiled with mypyc
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Final, NamedTuple
 
 from mypy_extensions import mypyc_attr
@@ -210,8 +211,9 @@ class GameState:
         if pending is None or move not in pending[2] or (seat is not None and seat != pending[0]):
             raise IllegalMove(self._explain(move, seat))
         seat, action, _ = pending
-        if action is not PLAY:
-            if action is TRUMP:
+        # == and not `is`: a state that was pickled holds equal strings, not these objects.
+        if action != PLAY:
+            if action == TRUMP:
                 self.trump = SUIT_CHARS.index(move)
                 if self.record:
                     self.log.append({"type": "event", "event": "trump", "suit": move, "seat": seat})
@@ -297,8 +299,8 @@ class GameState:
         blind: list[bool],
         hands: list[list[str]],
         tricks: list[int],
-        played: list[tuple[int, str]],
-        trick: list[tuple[int, str]],
+        played: Sequence[tuple[int, str] | list[Any]],
+        trick: Sequence[tuple[int, str] | list[Any]],
         trick_leader: int,
         to_act: int,
         zero_event: bool,
@@ -347,20 +349,21 @@ class GameState:
         state.hands = [sorted(held, key=CARD_INDEX.__getitem__) for held in hands]
         state.dog_cards = dict(dog_cards or {})
         state.tricks = list(tricks)
-        state.played = list(played)
-        state.trick = list(trick)
+        # Pairs as tuples whatever the caller holds (JSON gives lists): the engine reads them so.
+        state.played = [(seat, card) for seat, card in played]
+        state.trick = [(seat, card) for seat, card in trick]
         state.trick_no = sum(tricks) + 1
         state.rotations = _rotations(n)
-        acted = {seat for seat, _ in trick}
+        acted = {seat for seat, _ in state.trick}
         state.order = [s for s in state.rotations[trick_leader] if state.hands[s] or s in acted]
         if to_act not in state.order or not state.hands[to_act]:
             raise ValueError(f"seat {to_act} holds no card to play in this trick")
         state.turn = state.order.index(to_act)
         state.first_leader = trick_leader
-        state.led = CARD_INDEX[trick[0][1]] & 3 if trick else -1
+        state.led = CARD_INDEX[state.trick[0][1]] & 3 if state.trick else -1
         state.best = -1
         state.best_seat = -1
-        for seat, card in trick:
+        for seat, card in state.trick:
             index = CARD_INDEX[card]
             best = state.best
             if (
@@ -370,7 +373,7 @@ class GameState:
             ):
                 state.best = index
                 state.best_seat = seat
-        state.trump_played = any(CARD_INDEX[card] & 3 == state.trump for _, card in played)
+        state.trump_played = any(CARD_INDEX[card] & 3 == state.trump for _, card in state.played)
         state.declaring = ""
         state.declarers = []
         state.placements = None
@@ -387,7 +390,7 @@ class GameState:
         other = GameState.__new__(GameState)
         # Every attribute by name (no loop over __slots__): a compiled class
         # has no __slots__ to read, and named stores are what make it fast.
-        # tests/test_engine.py checks that none is left out.
+        # tests/test_compiled.py checks that none is left out.
         other.rules = self.rules
         other.n = self.n
         other.decks = self.decks
