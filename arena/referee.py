@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from mypy_extensions import mypyc_attr
 
-from arena.errors import BotFault, FaultKind, IllegalMove
+from arena.errors import BotFault, FaultKind
 from arena.game import DeckSource, GameState, Rules, hand_start, request_state
 from arena.protocol import PROTOCOL_VERSION, Limits, encode
 
@@ -235,7 +235,7 @@ class _Game:
             player: Any = self.players[seat]
             move, ms = player.request(request, encode(request), timeout_s)
             if move not in legal:
-                raise BotFault(FaultKind.ILLEGAL, self._why_illegal(move, seat, legal))
+                raise BotFault(FaultKind.ILLEGAL, self.state.explain(move, seat))
         except BotFault as fault:
             self._fault(seat, fault, self.request_id)
             return legal[0], None
@@ -244,15 +244,6 @@ class _Game:
         if over > 0:
             self.bank[seat] = max(0, self.bank[seat] - int(over + 0.999))
         return move, ms
-
-    def _why_illegal(self, move: object, seat: int, legal: list[str]) -> str:
-        if not isinstance(move, str):  # the engine's words, which take only strings
-            return f"{move!r} is not a move: expected one of {', '.join(legal)}"
-        try:
-            self.state.copy().apply(move, seat)
-        except IllegalMove as error:
-            return str(error)
-        return f"{move!r} is not legal"
 
     def _fault(self, seat: int, fault: BotFault, request_id: int | None) -> None:
         self.faults[seat] = Fault(fault.kind, fault.detail)

@@ -81,18 +81,17 @@ def _game(rules: Rules, seed: int) -> Iterator[object]:
     while (pending := state.pending) is not None:
         yield request_state(state, pending.seat)
         wrong = [move for move in WRONG if move not in pending.legal]
-        try:  # an illegal move changes nothing and says why
-            state.apply(rng.choice(wrong), pending.seat)
-        except IllegalMove as error:
-            yield str(error)
-        else:
-            raise AssertionError("an illegal move was applied")
-        try:  # so does a legal move from the wrong seat
-            state.apply(pending.legal[0], (pending.seat + 1) % rules.players)
-        except IllegalMove as error:
-            yield str(error)
-        else:
-            raise AssertionError("a move out of turn was applied")
+        # An illegal move, and a legal one from the wrong seat: nothing changes, and it says why.
+        for move, seat in (
+            (rng.choice(wrong), pending.seat),
+            (pending.legal[0], (pending.seat + 1) % rules.players),
+        ):
+            try:
+                state.apply(move, seat)
+            except IllegalMove as error:
+                yield str(error)
+            else:
+                raise AssertionError(f"{move!r} from seat {seat} was applied")
         if twin is None and pending.action == PLAY and rng.random() < 0.1:
             twin = state.copy(record=True)
             thawed = pickle.loads(pickle.dumps(state))  # decks included

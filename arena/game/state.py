@@ -209,7 +209,7 @@ class GameState:
         """
         pending = self.pending
         if pending is None or move not in pending[2] or (seat is not None and seat != pending[0]):
-            raise IllegalMove(self._explain(move, seat))
+            raise IllegalMove(self.explain(move, seat))
         seat, action, _ = pending
         # == and not `is`: a state that was pickled holds equal strings, not these objects.
         if action != PLAY:
@@ -759,8 +759,12 @@ class GameState:
 
     # ------------------------------------------------------------------ messages
 
-    def _explain(self, move: str, seat: int | None) -> str:
-        """A plain sentence saying why ``move`` is not legal now."""
+    def explain(self, move: object, seat: int | None = None) -> str:
+        """A plain sentence saying why ``move`` (anything a player answered) is not legal now.
+
+        What :meth:`apply` raises for it; the referee tells a faulted seat this
+        without applying anything.
+        """
         pending = self.pending
         if pending is None:
             return f"{move!r} is not legal: the game is over"
