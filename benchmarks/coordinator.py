@@ -16,6 +16,10 @@ other processes. Per configuration it prints:
 - ``--jobs 1`` plays in the coordinator: the total overhead over each floor,
   (the tournament's CPU - the floor's CPU) / games, all of this process;
 - ``--jobs N``: the coordinator's CPU per game;
+- the CPU per game of the bare SQL rows the results format keeps per game
+  (:func:`store_rows_floor`), in the same rounds: the part of the
+  coordinator's figure no code can remove while the format stays, and a
+  gauge of the machine's speed in that moment;
 - with ``--dask``: a cluster of N one-thread ``dask worker`` processes and a
   ``dask scheduler`` process, all started here (the scheduler's CPU is
   printed apart: it is the cluster's, not the coordinator's), the workers
@@ -42,6 +46,7 @@ import platform
 import resource
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -60,8 +65,9 @@ from tournament_speed import (  # beside this file
 
 from arena.bots.sandbox import Capabilities
 from arena.tournament import skill
+from arena.tournament.commit import COMMIT_GAMES, writing
 from arena.tournament.runner import Tournament, open_store, run
-from arena.tournament.store import Store
+from arena.tournament.store import SCHEMA, SCHEMA_V2, Store
 
 JSON = dict[str, Any]
 DASK = str(Path(sys.executable).with_name("dask"))
@@ -110,6 +116,67 @@ def measured_in_folder(play: Callable[[Path], int]) -> tuple[float, float, int]:
     measurement: deleting a run's thousands of replays is no part of the run."""
     with tempfile.TemporaryDirectory(prefix="arena-coordinator-") as folder:
         return measured(lambda: play(Path(folder)))
+
+
+def store_rows_floor(games: int, seats: int = 4) -> float:
+    """CPU seconds of the bare SQL rows the results format keeps per game, for ``games`` games.
+
+    The store's own schema, in a fresh file with the writer's settings: each
+    game's pending row and seat rows as scheduled, then, in transactions of
+    :data:`COMMIT_GAMES` games as the writer commits them, the game marked
+    done, each seat's placement and each bot's rating after it. Nothing else
+    (no rating, no standings, no progress): what any coordinator keeping
+    this format pays, whatever its code. It moves with the machine's speed as
+    the coordinator does, so the two measured together say how much of the
+    coordinator's figure is the format's floor in that moment.
+    """
+    bots = [f"bot{n}" for n in range(seats)]
+    with tempfile.TemporaryDirectory(prefix="arena-store-floor-") as folder:
+        db = sqlite3.connect(Path(folder) / "results.sqlite", isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            writing(db)
+            for script in (SCHEMA, SCHEMA_V2):
+                for statement in script.split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+            db.executemany(
+                "INSERT INTO bots (name, command, files_hash) VALUES (?, '', '')",
+                [(bot,) for bot in bots],
+            )
+            start = cpu_seconds()
+            for first in range(0, games, COMMIT_GAMES):
+                batch = range(first, min(games, first + COMMIT_GAMES))
+                db.execute("BEGIN IMMEDIATE")
+                db.executemany(
+                    "INSERT INTO games (ordinal, id, deal_set, rotation, seed, status) "
+                    "VALUES (?, ?, ?, ?, ?, 'pending')",
+                    [(g, f"g{g:08d}", g // seats, g % seats, g) for g in batch],
+                )
+                db.executemany(
+                    "INSERT INTO seats (game, seat, bot) VALUES (?, ?, ?)",
+                    [(g, seat, bot) for g in batch for seat, bot in enumerate(bots)],
+                )
+                db.execute("COMMIT")
+                db.execute("BEGIN IMMEDIATE")
+                db.executemany(
+                    "UPDATE games SET status = 'done', decisions = ?, duration_ms = ?, "
+                    "finished_at = ?, replay = ? WHERE ordinal = ?",
+                    [(60, 5.0, 0.0, f"replays/g{g:08d}.jsonl", g) for g in batch],
+                )
+                db.executemany(
+                    "UPDATE seats SET placement = ?, fault_kind = NULL, fault_detail = NULL "
+                    "WHERE game = ? AND seat = ?",
+                    [(seat + 1, g, seat) for g in batch for seat in range(seats)],
+                )
+                db.executemany(
+                    "INSERT INTO ratings (game, bot, mu, sigma) VALUES (?, ?, ?, ?)",
+                    [(g, bot, 25.0, 8.0) for g in batch for bot in bots],
+                )
+                db.execute("COMMIT")
+            return cpu_seconds() - start
+        finally:
+            db.close()
 
 
 def free_port() -> int:
@@ -202,6 +269,7 @@ def measure(kind: str, jobs: int, args: Any, sandbox: Capabilities) -> JSON:
         "floor": lambda folder: play_floor(event, jobs, sandbox, args.pin),
         "floor_replays": lambda folder: play_floor(event, jobs, sandbox, args.pin, replays=folder),
     }
+    store_floor = float("inf")
     for _ in range(args.rounds):
         for name, play in runs.items():
             seconds, cpu, games = measured_in_folder(play)
@@ -209,6 +277,7 @@ def measure(kind: str, jobs: int, args: Any, sandbox: Capabilities) -> JSON:
             # inflates its CPU (a busy neighbour's cache misses, stolen time).
             fastest, least = best.get(name, (0.0, float("inf")))
             best[name] = (max(fastest, games / seconds), min(least, cpu / games * 1e6))
+        store_floor = min(store_floor, store_rows_floor(games) / games * 1e6)
     games_per_s = best["tournament"][0]
     figures: JSON = {
         "bot": kind,
@@ -227,6 +296,7 @@ def measure(kind: str, jobs: int, args: Any, sandbox: Capabilities) -> JSON:
         )
     else:
         figures["coordinator_us_per_game"] = round(best["tournament"][1], 1)
+    figures["store_rows_floor_us_per_game"] = round(store_floor, 1)
     if args.dask and jobs >= 2:
         figures["dask_shared"] = dask_runs(
             event, jobs, sandbox, args.rounds, pin=args.pin, unshared=False
@@ -253,6 +323,7 @@ def describe(figures: JSON) -> str:
         )
     else:
         head += f"coordinator {figures['coordinator_us_per_game']:.0f} us CPU/game"
+    head += f" (the store's rows alone {figures['store_rows_floor_us_per_game']:.0f})"
     for name in ("dask_shared", "dask_unshared"):
         if name in figures:
             dask = figures[name]

@@ -69,6 +69,7 @@ def rebuild(state: GameState, horizon: int = HANDS) -> GameState:
         cuts=state.cuts,
         dog_cards=state.dog_cards,
         horizon=horizon,
+        history=state.history,
     )
 
 

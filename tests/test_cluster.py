@@ -34,10 +34,13 @@ from arena.tournament.cluster import (
     WorkerInfo,
     WorkerUnfit,
     _plan_cpus,
+    pack_games,
     portable_hash,
     reap_idle,
+    unpack_games,
 )
 from arena.tournament.runner import Setup, Tournament
+from arena.tournament.schedule import ScheduledGame
 from arena.tournament.store import Finished
 from tests.test_tournament import AFFINITY_BOT, BOTS, ROOT, leaderboard, logged_cpus, run_cli
 
@@ -252,20 +255,43 @@ def test_each_worker_thread_gets_a_cpu_of_its_own_where_its_host_has_enough() ->
     assert plan == {"tcp://a:1": (0, 1), "tcp://a:2": (2,)}
 
 
-def finished(ms: float) -> Finished:
-    return Finished(0, (1, 2), {}, 10, ms, "replays/x.jsonl")
+def finished(ms: float, starts: int = 0) -> Finished:
+    return Finished(0, (1, 2), {}, 10, ms, "replays/x.jsonl", starts)
 
 
 def test_batches_hold_a_few_seconds_of_games_and_shrink_at_the_end() -> None:
     sizer = BatchSizer(2.0)
     assert sizer.size(1000, 2) == 1, "the first tasks measure"
-    sizer.observe([finished(200.0)])  # a bot's start makes the first game slow
-    assert sizer.size(1000, 2) == 10
+    sizer.observe([finished(200.0, starts=4)])  # a bot's start makes the first game slow
+    assert sizer.size(1000, 2) == 1, "a game that started bots does not set the pace"
+    sizer.observe([finished(10.0)])
+    assert sizer.size(1000, 2) == 200, "2 s at 10 ms a game, from the first warm game"
     for _ in range(8):
-        sizer.observe([finished(10.0)] * 50)
-    assert 180 <= sizer.size(1000, 2) <= 200, "2 s at the recent pace of 10 ms a game"
+        sizer.observe([finished(20.0, starts=1)] + [finished(20.0)] * 49)
+    assert 100 <= sizer.size(1000, 2) <= 101, "the pace follows the latest batches"
     assert sizer.size(100, 2) == 50, "the last games are spread over the threads"
-    assert sizer.size(1, 2) == 1
+    assert sizer.size(30, 2) == 15
+    assert sizer.size(1, 2) == 12, "down to an eighth of a full batch, not to one game"
+
+
+def test_bots_that_start_every_game_set_the_pace_after_a_few_batches() -> None:
+    sizer = BatchSizer(2.0)
+    for _ in range(3):
+        sizer.observe([finished(100.0, starts=4)])
+        assert sizer.size(1000, 2) == 1
+    sizer.observe([finished(100.0, starts=4)])
+    assert sizer.size(1000, 2) == 20
+
+
+def test_a_batch_travels_as_one_record_and_comes_back_the_same() -> None:
+    games = [
+        ScheduledGame(7, "g7", 1, 2, 99, ("a", "b", "c"), round=3, table=1),
+        ScheduledGame(8, "g8", 1, 3, 100, ("b", "c", "a")),
+    ]
+    record = pack_games(games)
+    assert isinstance(record, bytes)
+    assert unpack_games(record) == games
+    assert all(type(game) is ScheduledGame for game in unpack_games(record))
 
 
 def test_each_dask_worker_and_its_bots_run_on_a_cpu_of_their_own(tmp_path: Path) -> None:

@@ -191,7 +191,9 @@ def test_the_search_bot_searches_trumps_and_rainbows(
         me = seed % rules.players
         for game, pending in turns(search, rules, seed, me):
             if pending.seat == me and pending.action in asked:
-                request = {"action": pending.action, "time": {"move_ms": 10, "bank_ms": 0}}
+                # 50 ms: enough to find a consistent deal on a loaded machine (10 ms was not,
+                # with other builds running), still short for 60 games.
+                request = {"action": pending.action, "time": {"move_ms": 50, "bank_ms": 0}}
                 move = search.choose(request_state(game, me), list(pending.legal), request)
                 assert move in pending.legal
                 asked[pending.action] += 1

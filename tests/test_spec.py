@@ -9,6 +9,7 @@ import pytest
 
 from arena.bots.spec import build_bot, parse_bot, parse_bots
 from arena.errors import BotError
+from arena.tournament.runner import files_hash
 
 
 def write_bot(folder: Path, name: str = "bot.py") -> Path:
@@ -112,3 +113,24 @@ def test_folder_without_manifest(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     with pytest.raises(BotError, match=r"without a bot\.toml"):
         parse_bot("empty", tmp_path)
+
+
+def test_a_bot_folders_hash_leaves_out_build_caches_but_not_the_program(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "main.rs").write_text("fn main() {}\n")
+    (tmp_path / "target" / "release").mkdir(parents=True)
+    program = tmp_path / "target" / "release" / "bot"
+    program.write_bytes(b"\x7fELF one")
+    program.chmod(0o755)
+    (tmp_path / "bot.toml").write_text('name = "b"\nrun = "target/release/bot"\n')
+    spec = parse_bot(str(tmp_path))
+    first = files_hash(spec)
+    (tmp_path / "target" / "release" / "incremental.bin").write_bytes(b"timestamps")
+    (tmp_path / "node_modules").mkdir()
+    (tmp_path / "node_modules" / "x.js").write_text("cache")
+    assert files_hash(spec) == first, "build caches changed nothing the bot is made of"
+    program.write_bytes(b"\x7fELF two")
+    assert files_hash(spec) != first, "the program itself is hashed wherever it is"
+    program.write_bytes(b"\x7fELF one")
+    (tmp_path / "src" / "main.rs").write_text("fn main() { println!(); }\n")
+    assert files_hash(spec) != first, "a source change is a new bot"

@@ -12,16 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.system import needs
+
 ROOT = Path(__file__).resolve().parent.parent
 C_BOT = str(ROOT / "sample_bots/c/random_bot")
 TMUX = shutil.which("tmux")
-# Justified skip, as for the browser tests: where tmux cannot be installed these tests
-# say plainly that they were not run; make test installs Debian's tmux as root.
-pytestmark = pytest.mark.skipif(
-    TMUX is None,
-    reason="tmux is not installed here (make test installs it when run as root with "
-    "apt-get): the interactive commands were NOT tested in a terminal",
-)
+# As for the browser tests: where tmux cannot be installed these tests say plainly that
+# they were not run (and fail under CI=true); make test installs Debian's tmux as root.
+pytestmark = needs({"tmux": "tmux"}, "the interactive commands in a terminal were")
 
 
 class Terminal:

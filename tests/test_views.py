@@ -14,7 +14,7 @@ def test_request_state_has_exactly_the_protocol_fields() -> None:
     view = request_state(state, state.pending.seat)
     assert set(view) == {
         "seat", "hand", "hand_size", "dealer", "trump", "cards", "leader",
-        "trick", "played", "tricks", "statuses", "turn_up",
+        "trick", "played", "tricks", "statuses", "turn_up", "history", "blind", "knocked",
     }  # fmt: skip
     assert view["hand"] == 1
     assert view["turn_up"] is not None and view["trump"] == view["turn_up"][1]

@@ -60,6 +60,9 @@ _SUIT_MOVES: Final = list(SUIT_CHARS)
 _DECLARE_MOVES: Final = [PASS, DECLARE]
 
 JSON = dict[str, Any]
+#: A completed trick of the current hand: the seat whose card led, every turn in order
+#: as (seat, card or ``knock``) (a dog that knocked before the lead comes first), the winner.
+CompletedTrick = tuple[int, tuple[tuple[int, str], ...], int]
 
 
 class Decision(NamedTuple):
@@ -100,6 +103,7 @@ class GameState:
         "hand",
         "hand_size",
         "hands",
+        "history",
         "horizon",
         "led",
         "log",
@@ -175,6 +179,7 @@ class GameState:
         self.dog_cards: dict[int, str] = {}
         self.tricks: list[int] = [0] * n
         self.played: list[tuple[int, str]] = []
+        self.history: list[CompletedTrick] = []
         self.trick: list[tuple[int, str]] = []
         self.rotations = _rotations(n)
         self.trick_no = 0
@@ -310,6 +315,7 @@ class GameState:
         cuts: int = 0,
         dog_cards: dict[int, str] | None = None,
         horizon: int = HANDS,
+        history: Sequence[Any] | None = None,
     ) -> GameState:
         """A game set at a play decision in the middle of a hand, from known facts.
 
@@ -317,7 +323,9 @@ class GameState:
         sample consistent with what they saw, and simulate on with
         ``decks`` for later deals. ``trick_leader`` is the seat that had the
         first turn of the current trick (a dog that knocked before the first
-        card included); ``to_act`` the seat whose turn it is.
+        card included); ``to_act`` the seat whose turn it is. ``history``:
+        the hand's completed tricks, as a request's ``history`` or as
+        :data:`CompletedTrick` (none: the new state's history starts empty).
 
         Raises:
             ValueError: when the position is not a play decision of ``to_act``.
@@ -351,6 +359,7 @@ class GameState:
         state.tricks = list(tricks)
         # Pairs as tuples whatever the caller holds (JSON gives lists): the engine reads them so.
         state.played = [(seat, card) for seat, card in played]
+        state.history = [_completed(entry) for entry in history or ()]
         state.trick = [(seat, card) for seat, card in trick]
         state.trick_no = sum(tricks) + 1
         state.rotations = _rotations(n)
@@ -429,6 +438,7 @@ class GameState:
         other.dog_cards = dict(self.dog_cards)
         other.tricks = list(self.tricks)
         other.played = list(self.played)
+        other.history = list(self.history)
         other.trick = list(self.trick)
         other.order = list(self.order)
         other.declarers = list(self.declarers)
@@ -467,6 +477,7 @@ class GameState:
         )
         self.tricks = [0] * self.n
         self.played = []
+        self.history = []
         self.trick = []
         self.trick_no = 1
         self.trump_played = False
@@ -598,6 +609,11 @@ class GameState:
     def _finish_trick(self) -> None:
         winner = self.best_seat
         self.tricks[winner] += 1
+        # Every seat of `order` took a turn: a card, or a dog's knock. Built once a trick,
+        # so the per-move path pays nothing for the history.
+        cards = dict(self.trick)
+        moves = tuple([(s, cards.get(s, KNOCK)) for s in self.order])
+        self.history.append((self.trick[0][0], moves, winner))
         if self.record:
             self.log.append(
                 {
@@ -801,6 +817,16 @@ def _may_declare(what: str, held: list[str]) -> bool:
     if what == RAINBOW:
         return len(held) == RAINBOW_HAND_SIZE and len({CARD_SUIT[c] for c in held}) == len(held)
     return all(CARD_INDEX[c] >> 2 <= TEN_INDEX for c in held)
+
+
+def _completed(entry: Any) -> CompletedTrick:
+    """A completed trick as the engine keeps it, from its tuple or its protocol v1 form
+    (``{"leader", "moves", "winner"}``, as a request's ``history`` gives it)."""
+    if isinstance(entry, dict):
+        leader, moves, winner = entry["leader"], entry["moves"], entry["winner"]
+    else:
+        leader, moves, winner = entry
+    return (int(leader), tuple([(int(seat), str(move)) for seat, move in moves]), int(winner))
 
 
 _ROTATIONS: dict[int, tuple[tuple[int, ...], ...]] = {}

@@ -30,6 +30,19 @@ def current_leader(state: GameState) -> int:
     return state.first_leader
 
 
+def knocked(state: GameState) -> list[int]:
+    """The seats that knocked in the trick in progress, in turn order.
+
+    Every seat of the trick's ``order`` before the one to act took its turn:
+    those not in ``trick`` knocked. A completed trick's knocks are in ``history``.
+    """
+    pending = state.pending
+    if pending is None or pending.action != PLAY:
+        return []
+    played = {s for s, _ in state.trick}
+    return [s for s in state.order[: state.turn] if s not in played]
+
+
 def request_state(state: GameState, seat: int) -> JSON:
     """The ``state`` object of a protocol v1 request for ``seat``: its whole information set."""
     blind = state.statuses[seat] == DOG and state.blind[seat]
@@ -46,6 +59,12 @@ def request_state(state: GameState, seat: int) -> JSON:
         "tricks": list(state.tricks),
         "statuses": list(state.statuses),
         "turn_up": state.turn_up,
+        "history": [
+            {"leader": leader, "moves": [[s, move] for s, move in moves], "winner": winner}
+            for leader, moves, winner in state.history
+        ],
+        "blind": [s for s in range(state.n) if state.statuses[s] == DOG and state.blind[s]],
+        "knocked": knocked(state),
     }
     if state.dog_cards:
         view["dog_cards"] = {str(s): card for s, card in state.dog_cards.items()}

@@ -31,6 +31,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+import pickle
 import signal
 import socket
 import sys
@@ -63,6 +64,10 @@ from arena.tournament.store import Finished
 BATCH_S = 2.0
 #: Largest batch, in games, however fast they are.
 MAX_BATCH = 2000
+#: The smallest batch near the end of a run, as a share of a full one (see :class:`BatchSizer`).
+TAIL_FRACTION = 0.125
+#: Batches in a row of games that all started bots after which they measure the pace.
+COLD_BATCHES = 4
 #: Tasks kept queued per worker thread, so a thread never waits for the coordinator.
 QUEUED_PER_THREAD = 2
 #: Seconds without a batch after which a worker closes a tournament's bots (see :func:`reap_idle`).
@@ -327,7 +332,7 @@ class DaskExecutor:
                 _batch_task,
                 origin,
                 setup,
-                batch,
+                pack_games(batch),
                 dict(disabled),
                 self.cpus,
                 pure=False,
@@ -410,20 +415,37 @@ class DaskExecutor:
 class BatchSizer:
     """How many games the next task gets: ``batch_s`` seconds of play at the recent pace.
 
-    The first tasks get one game each, to measure; the pace then follows the
-    latest batches (a bot's start makes the first games slow), and near the
-    end batches shrink so that every thread stays busy to the last game.
+    Every task costs the coordinator's Dask client a few milliseconds of CPU
+    (submitting, the scheduler's reports, fetching the result), so tasks are
+    few:
+
+    - the first tasks get one game each, to measure; the pace comes from games
+      that started no bot (a bot's start makes a game slow, and sized the
+      ramp-up of a run in a dozen small tasks), following the latest batches;
+      after :data:`COLD_BATCHES` batches in a row of nothing but such games
+      (a bot that dies every game), those are the pace;
+    - near the end batches shrink so that every thread stays busy to the last
+      game, down to :data:`TAIL_FRACTION` of a full batch (a thread then idles
+      at most that share of ``batch_s`` at the end, instead of the tail ending
+      in a string of one-game tasks).
     """
 
     def __init__(self, batch_s: float) -> None:
         self.batch_s = batch_s
         self.seconds_per_game: float | None = None
+        #: Batches in a row whose every game started a bot.
+        self._cold = 0
 
     def observe(self, games: Sequence[Finished]) -> None:
         """Take in a finished batch's games."""
         if not games:
             return
-        mean = sum(game.duration_ms for game in games) / len(games) / 1000.0
+        warm = [game for game in games if not game.starts]
+        self._cold = 0 if warm else self._cold + 1
+        if not warm and self._cold < COLD_BATCHES:
+            return
+        measured = warm or games  # bots started for every game: that is the pace
+        mean = sum(game.duration_ms for game in measured) / len(measured) / 1000.0
         last = self.seconds_per_game
         self.seconds_per_game = mean if last is None else (last + mean) / 2
 
@@ -431,8 +453,9 @@ class BatchSizer:
         """Games for the next task, with ``left`` games unassigned and ``threads`` to play them."""
         if self.seconds_per_game is None:
             return 1
-        size = int(self.batch_s / max(self.seconds_per_game, 1e-6))
-        return max(1, min(size, MAX_BATCH, math.ceil(left / threads)))
+        full = min(MAX_BATCH, int(self.batch_s / max(self.seconds_per_game, 1e-6)))
+        share = max(math.ceil(left / threads), int(full * TAIL_FRACTION))
+        return max(1, min(full, share))
 
 
 def _plan_cpus(workers: Sequence[WorkerInfo]) -> dict[str, tuple[int, ...]]:
@@ -621,13 +644,29 @@ def _check_task(origin: Origin, setup: Setup) -> WorkerInfo:
     )
 
 
+def pack_games(games: Sequence[ScheduledGame]) -> bytes:
+    """A batch's games as one opaque record for a task's argument.
+
+    Dask walks every list, tuple and dict of a task's arguments looking for
+    futures, ~15 calls a game here; bytes it passes as they are. Plain tuples
+    pickle without a Python-level call a game (a named tuple's ``__getnewargs__``).
+    """
+    return pickle.dumps([tuple(game) for game in games], protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def unpack_games(record: bytes) -> list[ScheduledGame]:
+    """The games :func:`pack_games` packed."""
+    return [ScheduledGame._make(row) for row in pickle.loads(record)]
+
+
 def _batch_task(
     origin: Origin,
     setup: Setup,
-    games: Sequence[ScheduledGame],
+    packed: bytes,
     disabled: Mapping[str, str],
     cpus: Mapping[str, Sequence[int]],
 ) -> BatchResult:
+    games = unpack_games(packed)
     try:
         run, seats, slot = _enter(origin, setup)
     except RunClosed:  # queued before its coordinator closed the tournament: nobody waits

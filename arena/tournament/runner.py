@@ -704,14 +704,29 @@ def _disable(
     return newly
 
 
+#: Folders of build outputs and caches, left out of a bot folder's hash: they are made from
+#: the files that are hashed (sources, lock files), and hold timestamps, incremental state and
+#: thousands of files; the program the bot runs is hashed wherever it is.
+BUILD_CACHES = frozenset(
+    {"target", "node_modules", "build", "dist", "bin", "__pycache__", ".git", ".gradle"}
+)
+
+
+def _folder_files(home: Path) -> Iterator[str]:
+    """The files under ``home``, build caches not entered, at most 40 levels down."""
+    for folder, subfolders, files in os.walk(home):
+        subfolders[:] = [name for name in subfolders if name not in BUILD_CACHES]
+        if len(Path(folder).parts) < 40:
+            yield from (os.path.join(folder, name) for name in files)
+
+
 def files_hash(spec: BotSpec) -> str:
-    """A hash of the files a bot runs: its program, its file arguments, its folder's files."""
+    """A hash of the files a bot runs: its program, its file arguments, its folder's files
+    (but for :data:`BUILD_CACHES`)."""
     digest = hashlib.blake2b(digest_size=16)
     paths = [token for token in spec.argv if os.path.isfile(token)]
     if spec.home is not None:
-        paths += sorted(str(p) for p in spec.home.rglob("*") if p.is_file() and len(p.parts) < 40)[
-            :2000
-        ]
+        paths += sorted(_folder_files(spec.home))[:2000]
     for path in paths:
         digest.update(path.encode())
         try:

@@ -427,6 +427,7 @@ def position(state: Message, hands: list[list[str]], trump: str, *, start: bool)
         had_dog=TRACKER.had_dog,
         out_hand=TRACKER.out_hand,
         horizon=state["hand"],
+        history=[] if start else state.get("history", []),
     )
 
 
