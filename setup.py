@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
 
 #: The line that marks a module to compile (the Makefile finds them by it too).
 MARK = "# arena: compiled with mypyc"
@@ -52,4 +53,37 @@ def extensions() -> list[Extension]:
     return built
 
 
-setup(ext_modules=extensions())
+#: What a checkout keeps beside the package and an install needs inside it: the protocol's
+#: schemas (every reply is checked against them) and the starter kits (``arena new-bot``).
+BESIDE = {
+    "protocol/schemas": "arena/schemas",
+    **{
+        f"sample_bots/{kit}": f"arena/kits/{kit}"
+        for kit in ("cpp", "go", "java", "rust", "typescript")
+    },
+}
+#: Build outputs and caches a kit may hold in a checkout (arena.bots.spec.BUILD_CACHES; a
+#: test keeps the two equal: the build cannot import arena).
+BUILD_CACHES = ("target", "node_modules", "build", "dist", "bin", "__pycache__", ".git", ".gradle")
+
+
+class BuildWithData(build_py):
+    """The package as built for a wheel, with :data:`BESIDE` copied in (build outputs left out).
+
+    An editable install reads them where they are, so it copies nothing.
+    """
+
+    def run(self) -> None:
+        super().run()
+        if getattr(self, "editable_mode", False):
+            return
+        for source, target in BESIDE.items():
+            shutil.copytree(
+                source,
+                Path(self.build_lib) / target,
+                ignore=shutil.ignore_patterns(*BUILD_CACHES),
+                dirs_exist_ok=True,
+            )
+
+
+setup(ext_modules=extensions(), cmdclass={"build_py": BuildWithData})

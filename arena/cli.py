@@ -28,6 +28,7 @@ from arena.checkbot import check_bot
 from arena.errors import ArenaError, UsageProblem
 from arena.files import check_makeable
 from arena.game.rules import OPTION_NAMES, Rules, rules_from
+from arena.newbot import new_bot
 from arena.protocol import Limits
 from arena.referee import play_game, read_replay, write_replay
 from arena.report.html import leaderboard_table, page, pairwise_table
@@ -493,6 +494,30 @@ def check_bot_command(bot: str, games: int, move_ms: int, bank_ms: int, startup_
     click.echo(f"{spec.name}: {'all checks passed' if not failed else f'{failed} checks failed'}")
     if failed:
         sys.exit(1)
+
+
+@main.command("new-bot")
+@click.argument("language", metavar="LANG")
+@click.argument("folder", metavar="[DIR]", required=False, type=click.Path(path_type=Path))
+@click.option("--name", help="The bot's name (default: the folder's name).")
+def new_bot_command(language: str, folder: Path | None, name: str | None) -> None:
+    """Start a bot from a starter kit: LANG is one of cpp, go, java, rust, typescript.
+
+    Copies the kit to DIR (default: LANG-bot), a new or empty folder, with the
+    bot's name filled in: its bot.toml, and the crate, Maven artifact, Go
+    module, CMake project or npm package of the language. The kit plays a
+    sensible greedy game already; write your strategy in the place its
+    README names.
+
+    \b
+    Example:
+        arena new-bot rust mybot && arena check-bot mybot
+    """
+    target = folder if folder is not None else Path(f"{language}-bot")
+    bot = domain(lambda: new_bot(language, target, name))
+    click.echo(f"{target}: the {language} kit as bot {bot!r}; next:")
+    click.echo(f"  arena check-bot {target}      # builds it, then checks it plays by the rules")
+    click.echo(f"  (the strategy: see {target / 'README.md'})")
 
 
 @main.command("config-schema")

@@ -13,17 +13,17 @@ import json
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import fastjsonschema
 import jsonschema
 import orjson
 
+from arena import shipped
 from arena.errors import BotFault, FaultKind, ProtocolError
 
 PROTOCOL_VERSION = 1
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "protocol" / "schemas"
+SCHEMA_DIR = shipped("schemas", "protocol/schemas")
 SCHEMA_NAMES = ("referee_to_bot", "bot_to_referee", "replay_line")
 #: Longest line accepted from a bot, in bytes; a longer one is a ``malformed`` fault.
 MAX_LINE_BYTES = 1 << 20

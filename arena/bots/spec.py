@@ -23,6 +23,11 @@ from arena.bots.sandbox import ResourceLimits, SandboxError
 from arena.errors import BotError
 
 MANIFEST = "bot.toml"
+#: Folders of build outputs and caches in a bot's folder: not part of what the bot is made
+#: of (its hash leaves them out) nor of a starter kit's copy.
+BUILD_CACHES = frozenset(
+    {"target", "node_modules", "build", "dist", "bin", "__pycache__", ".git", ".gradle"}
+)
 #: A bot's name names its log file and shows in tables, pages and commands:
 #: so it is short, ASCII, needs no quoting, and cannot be a path like ``..``.
 NAME_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,63}$"
@@ -209,7 +214,8 @@ def _resolve(
     if program in _PYTHON_NAMES:
         return (sys.executable, *resolved_args)
     if "/" in program:
-        path = _resolve_path(program, base)
+        # A path with a slash names a file under base, even one the build has yet to make.
+        path = program if os.path.isabs(program) else str((base / program).resolve())
         if check_files and not (os.path.isfile(path) and os.access(path, os.X_OK)):
             why = "not executable" if os.path.exists(path) else "no such file"
             raise BotError(f"bot {name!r}: cannot start {program}: {why}")

@@ -31,7 +31,7 @@ from typing import Any, Protocol, cast
 from arena.bots.player import ProcessPlayer
 from arena.bots.process import LIVE, sweep_scratch
 from arena.bots.sandbox import Capabilities, become_subreaper
-from arena.bots.spec import BotSpec
+from arena.bots.spec import BUILD_CACHES, BotSpec
 from arena.errors import ArenaError, BotFault, FaultKind
 from arena.game import Rules
 from arena.protocol import Limits
@@ -704,14 +704,6 @@ def _disable(
     return newly
 
 
-#: Folders of build outputs and caches, left out of a bot folder's hash: they are made from
-#: the files that are hashed (sources, lock files), and hold timestamps, incremental state and
-#: thousands of files; the program the bot runs is hashed wherever it is.
-BUILD_CACHES = frozenset(
-    {"target", "node_modules", "build", "dist", "bin", "__pycache__", ".git", ".gradle"}
-)
-
-
 def _folder_files(home: Path) -> Iterator[str]:
     """The files under ``home``, build caches not entered, at most 40 levels down."""
     for folder, subfolders, files in os.walk(home):
@@ -722,7 +714,9 @@ def _folder_files(home: Path) -> Iterator[str]:
 
 def files_hash(spec: BotSpec) -> str:
     """A hash of the files a bot runs: its program, its file arguments, its folder's files
-    (but for :data:`BUILD_CACHES`)."""
+    (but for :data:`~arena.bots.spec.BUILD_CACHES`: made from the files hashed, they hold
+    timestamps, incremental state and thousands of files; the program is hashed wherever
+    it is)."""
     digest = hashlib.blake2b(digest_size=16)
     paths = [token for token in spec.argv if os.path.isfile(token)]
     if spec.home is not None:

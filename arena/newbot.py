@@ -1,0 +1,136 @@
+"""``arena new-bot``: a starter kit copied to a new folder, the bot's name filled in.
+
+The kits are ``sample_bots/<language>/`` in a checkout. They ship inside the
+package too (``arena/kits``, copied there without build outputs when a wheel
+is built: setup.py), so ``arena new-bot`` works after a plain ``pip install``. A copy
+leaves out build outputs and caches (:data:`arena.bots.spec.BUILD_CACHES`),
+and takes the new name everywhere the kit names itself: its ``bot.toml``
+and the project files of its language, each in the form that language
+allows (a crate, a Maven artifact, a Go module, a CMake project, an npm
+package). A lock file that records the project's own name is renamed in
+step, so that a locked build still accepts it.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena import shipped
+from arena.bots.spec import BUILD_CACHES, MANIFEST, check_name
+from arena.errors import ArenaError
+
+#: The kits (see the module).
+KITS = shipped("kits", "sample_bots")
+
+
+def _lower(name: str, allowed: str, separator: str) -> str:
+    """``name`` in lower case, other characters than ``allowed`` made ``separator``,
+    starting with a letter (``bot`` put in front where it does not)."""
+    mapped = re.sub(f"[^{allowed}]", separator, name.lower())
+    return mapped if mapped[:1].isalpha() else f"bot{separator}{mapped}"
+
+
+def crate_name(name: str) -> str:
+    """A Rust package name: ASCII letters, digits, ``-`` and ``_``, from a letter."""
+    return _lower(name, "a-z0-9_-", "-")
+
+
+def maven_artifact(name: str) -> str:
+    """A Maven artifactId (also the jar's name): lower case, digits, ``-`` and ``.``."""
+    return _lower(name, "a-z0-9.-", "-")
+
+
+def go_module(name: str) -> str:
+    """A Go module path of one element: lower case letters, digits, ``-``, ``_``, ``.``."""
+    return _lower(name, "a-z0-9._-", "-")
+
+
+def cmake_project(name: str) -> str:
+    """A CMake project name that is also a C identifier: letters, digits, ``_``."""
+    mapped = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    return mapped if mapped[:1].isalpha() else f"bot_{mapped}"
+
+
+def npm_package(name: str) -> str:
+    """An npm package name: lower case, URL-safe, not starting with ``.`` or ``_``."""
+    return _lower(name, "a-z0-9._-", "-")
+
+
+@dataclass(frozen=True)
+class Rename:
+    """Where a kit names itself: in ``files`` (relative paths), the text ``old`` becomes
+    ``form(name)``."""
+
+    files: tuple[str, ...]
+    old: str
+    form: Callable[[str], str]
+
+
+#: Each kit's own names, besides its ``bot.toml`` name.
+RENAMES: dict[str, tuple[Rename, ...]] = {
+    "cpp": (Rename(("CMakeLists.txt",), "arena_cpp_bot", cmake_project),),
+    "go": (Rename(("go.mod", "*.go", "*/*.go"), "arena/bots/gobot", go_module),),
+    "java": (Rename(("pom.xml", MANIFEST), "java-greedy", maven_artifact),),
+    "rust": (Rename(("Cargo.toml", "Cargo.lock"), 'name = "arena-bot"', crate_name),),
+    "typescript": (
+        Rename(
+            ("package.json", "package-lock.json"),
+            '"name": "arena-typescript-greedy"',
+            npm_package,
+        ),
+    ),
+}
+LANGUAGES = tuple(sorted(RENAMES))
+_MANIFEST_NAME = re.compile(r'^name = "[^"]*"$', re.M)
+
+
+class NewBotError(ArenaError):
+    """``arena new-bot`` cannot do what it was asked: unknown language, folder in use, bad name."""
+
+
+def new_bot(language: str, folder: Path, name: str | None = None) -> str:
+    """Copy the ``language`` kit to ``folder`` (new or empty) as the bot ``name``; the name.
+
+    ``name`` defaults to the folder's name.
+
+    Raises:
+        NewBotError: for an unknown language, a folder that exists and is not
+            empty, or a name that cannot name a bot.
+    """
+    if language not in RENAMES:
+        raise NewBotError(f"no starter kit for {language!r}; the kits: {', '.join(LANGUAGES)}")
+    kit = KITS / language
+    if not (kit / MANIFEST).is_file():
+        raise NewBotError(f"the {language} kit is missing from this install ({kit})")
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise NewBotError(f"{folder} exists and is not an empty folder: choose a new one")
+    where = "new-bot" if name is not None else f"new-bot {folder} (or give --name)"
+    bot = check_name(name if name is not None else folder.resolve().name, where)
+    shutil.copytree(kit, folder, ignore=shutil.ignore_patterns(*BUILD_CACHES), dirs_exist_ok=True)
+    manifest = folder / MANIFEST
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(_MANIFEST_NAME.sub(f'name = "{bot}"', text, count=1), encoding="utf-8")
+    readme = folder / "README.md"  # its commands name the kit's folder (now this one) and
+    # the checkout's .venv (an author runs `arena` from the environment arena is installed in)
+    if readme.is_file():
+        text = readme.read_text(encoding="utf-8")
+        text = text.replace(f"sample_bots/{language}", str(folder))
+        readme.write_text(text.replace("`.venv/bin/arena ", "`arena "), encoding="utf-8")
+    for rename in RENAMES[language]:
+        new = rename.old.replace(_own_name(rename.old), rename.form(bot))
+        for pattern in rename.files:
+            for path in sorted(folder.glob(pattern)):
+                path.write_text(
+                    path.read_text(encoding="utf-8").replace(rename.old, new), encoding="utf-8"
+                )
+    return bot
+
+
+def _own_name(old: str) -> str:
+    """The name inside a rename's text: ``name = "x"`` and ``"name": "x"`` name ``x``."""
+    quoted = re.findall(r'"([^"]*)"', old)
+    return quoted[-1] if quoted else old

@@ -1,0 +1,177 @@
+// The bot program.
+//
+//   bot               plays a session: reads the referee's lines on stdin until
+//                     `bye` or end of input, answers `hello` and each `request`
+//                     on stdout (one line each, flushed at once), logs to stderr.
+//   bot --roundtrip   reads protocol lines until end of input and writes each one
+//                     back after a trip through the typed model (a test of the
+//                     model); exits non-zero on a line it cannot read.
+#include <csignal>
+#include <exception>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "helpers.hpp"
+#include "protocol.hpp"
+#include "strategy.hpp"
+
+namespace {
+
+using arena::json;
+
+constexpr const char* kName = "cpp-greedy";
+constexpr const char* kVersion = "1.0";
+constexpr int kProtocol = 1;
+
+/// One lambda per alternative for std::visit.
+template <typename... Handlers>
+struct Overloaded : Handlers... {
+  using Handlers::operator()...;
+};
+template <typename... Handlers>
+Overloaded(Handlers...) -> Overloaded<Handlers...>;
+
+/// A line on stderr: the referee keeps it for you and never reads it.
+void note(const std::string& text) { std::cerr << kName << ": " << text << '\n' << std::flush; }
+
+bool is_blank(const std::string& line) { return line.find_first_not_of(" \t\r\n") == std::string::npos; }
+
+/// A JSON object's `type`, or "" when there is none.
+std::string type_of(const json& message) {
+  if (!message.is_object()) return "";
+  const auto type = message.find("type");
+  return type != message.end() && type->is_string() ? type->get<std::string>() : "";
+}
+
+/// Writes one reply line and flushes it: an unflushed reply is a late reply.
+/// False when stdout is gone (the referee closed it).
+bool send(std::ostream& out, const json& reply) {
+  out << reply.dump() << '\n' << std::flush;
+  return static_cast<bool>(out);
+}
+
+/// The reply to a request: the strategy's move, or legal[0] (the move the arena
+/// itself would play for us) when the strategy throws or picks an illegal move.
+arena::MoveReply answer(arena::Strategy& strategy, const arena::Request& request) {
+  const arena::Move fallback = request.legal.front();
+  arena::Move move = fallback;
+  try {
+    move = strategy.choose(request.state, request.legal, request);
+    if (!arena::is_legal(move, request.legal)) {
+      note("choose() returned " + move.str() + ", which is not legal; playing " + fallback.str());
+      move = fallback;
+    }
+  } catch (const std::exception& error) {
+    note(std::string("choose() failed: ") + error.what() + "; playing " + fallback.str());
+    move = fallback;
+  }
+  return arena::MoveReply{request.id, move, std::nullopt};
+}
+
+/// The reply to a request the model could not read (a later protocol version?):
+/// its first legal move, taken from the raw JSON. Null when even that is missing.
+json raw_fallback(const json& request) {
+  const auto id = request.find("id");
+  const auto legal = request.find("legal");
+  if (id == request.end() || !id->is_number_integer() || legal == request.end() || !legal->is_array() ||
+      legal->empty() || !(*legal)[0].is_string()) {
+    return nullptr;
+  }
+  return {{"type", "move"}, {"id", *id}, {"move", (*legal)[0]}};
+}
+
+int play_session(std::istream& in, std::ostream& out) {
+  arena::Strategy strategy;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (is_blank(line)) continue;
+    json raw;
+    try {
+      raw = json::parse(line);
+    } catch (const json::parse_error& error) {
+      note(std::string("ignoring a line that is not JSON: ") + error.what());
+      continue;
+    }
+    std::optional<arena::RefereeMessage> message;
+    try {
+      message = arena::parse_referee_message(raw);
+    } catch (const arena::ProtocolError& error) {
+      note(std::string("cannot read a ") + type_of(raw) + " message: " + error.what());
+      if (type_of(raw) == "request") {
+        const json reply = raw_fallback(raw);
+        if (!reply.is_null() && !send(out, reply)) return 0;
+      }
+      continue;
+    }
+    if (!message) continue;  // a message type of a later protocol: a v1 bot ignores it
+
+    bool done = false;
+    std::visit(Overloaded{
+                   [&](const arena::Hello& hello) {
+                     if (hello.protocol != kProtocol) note("written for protocol 1, got " + std::to_string(hello.protocol));
+                     send(out, arena::Ready{kName, kVersion, std::nullopt});
+                   },
+                   [&](const arena::GameStart& game) { strategy.new_game(game); },
+                   [&](const arena::Request& request) {
+                     if (request.legal.empty()) {
+                       note("a request without legal moves: cannot answer");
+                       return;
+                     }
+                     send(out, answer(strategy, request));
+                   },
+                   [&](const arena::Bye&) { done = true; },
+                   [](const auto&) {},  // everything else is news: never answered
+               },
+               *message);
+    if (done || !out) return 0;  // bye, or nobody reads our replies any more
+  }
+  return 0;  // end of input: the referee is gone
+}
+
+/// A line through the typed model and back to JSON.
+json reserialize(const json& input) {
+  const std::string type = type_of(input);
+  if (type == "ready" || type == "move") return arena::serialize(*arena::parse_bot_message(input));
+  const auto message = arena::parse_referee_message(input);
+  if (!message) throw arena::ProtocolError("not a protocol v1 message type: \"" + type + "\"");
+  return arena::serialize(*message);
+}
+
+int roundtrip(std::istream& in, std::ostream& out) {
+  std::string line;
+  long number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (is_blank(line)) continue;
+    try {
+      out << reserialize(json::parse(line)).dump() << '\n';
+    } catch (const std::exception& error) {
+      out.flush();
+      std::cerr << "--roundtrip: line " << number << ": " << error.what() << '\n';
+      return 1;
+    }
+  }
+  out.flush();
+  return out ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+#ifdef SIGPIPE
+  // If the referee closes our stdout, a write then fails (and is noticed)
+  // instead of killing the process with a signal.
+  std::signal(SIGPIPE, SIG_IGN);
+#endif
+  std::ios::sync_with_stdio(false);
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.size() == 1 && args[0] == "--roundtrip") return roundtrip(std::cin, std::cout);
+  if (!args.empty()) {
+    std::cerr << "usage: bot [--roundtrip]\n";
+    return 2;
+  }
+  return play_session(std::cin, std::cout);
+}

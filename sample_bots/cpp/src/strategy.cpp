@@ -1,0 +1,228 @@
+// A greedy strategy, ported from sample_bots/python/greedy_bot.py:
+//
+// - Following: win the trick as cheaply as possible; otherwise throw the lowest
+//   card. Void in the suit led: trump only when it matters (no trick yet this
+//   hand, or trumps to spare), else discard the lowest card of a short suit.
+// - Leading: a card no one can beat in its suit (all higher ones played or
+//   held), else low from the longest side suit.
+// - As a dog: play the card where it will surely win (the top trump left), or
+//   where it wins now with no one left to play; otherwise knock. A blind dog
+//   plays when it is last to act on a weak trick.
+// - Trumps: the suit with the most length and high cards.
+// - Declarations: rainbow when the hand is weak (it voids the hand), always
+//   no_picture (a hand without pictures is weak).
+//
+// Ties are broken exactly as the Python bot breaks them, so that the two bots
+// make the same move in the same position. Replace any of it with your own.
+#include "strategy.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <numeric>
+#include <optional>
+#include <string>
+
+#include "helpers.hpp"
+
+namespace arena {
+namespace {
+
+int high_card_points(Card card) {
+  switch (card.rank) {
+    case Rank::Ace:
+      return 4;
+    case Rank::King:
+      return 3;
+    case Rank::Queen:
+      return 2;
+    case Rank::Jack:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+/// The suit's letter. greedy_bot.py breaks some ties by comparing suit letters
+/// (C < D < H < S), which is not the order of `legal` (C H D S).
+char letter(Suit suit) { return to_string(suit)[0]; }
+
+template <typename Keep>
+std::vector<Card> cards_where(const std::vector<Card>& cards, Keep keep) {
+  std::vector<Card> kept;
+  std::copy_if(cards.begin(), cards.end(), std::back_inserter(kept), keep);
+  return kept;
+}
+
+int count_of_suit(const std::vector<Card>& cards, Suit suit) {
+  return static_cast<int>(std::count_if(cards.begin(), cards.end(), [suit](Card c) { return c.suit == suit; }));
+}
+
+bool by_rank(Card a, Card b) { return a.rank < b.rank; }
+/// The first card of the lowest rank (min_element keeps the first of equals, as Python's min()).
+Card lowest(const std::vector<Card>& cards) { return *std::min_element(cards.begin(), cards.end(), by_rank); }
+/// The first card of the highest rank.
+Card highest(const std::vector<Card>& cards) { return *std::max_element(cards.begin(), cards.end(), by_rank); }
+
+/// Whether some card of `card`'s suit above it is neither played this hand nor
+/// in our hand: if none is, `card` is the boss of its suit.
+bool has_unseen_higher(Card card, const State& state) {
+  for (int rank = static_cast<int>(card.rank) + 1; rank < static_cast<int>(kRanks.size()); ++rank) {
+    const Card higher{static_cast<Rank>(rank), card.suit};
+    const bool played = std::any_of(state.played.begin(), state.played.end(),
+                                    [higher](const Play& play) { return play.card == higher; });
+    const bool mine = std::find(state.cards.begin(), state.cards.end(), higher) != state.cards.end();
+    if (!played && !mine) return true;
+  }
+  return false;
+}
+
+/// How many seats still play to this trick after this one: the active seats,
+/// and the dogs that have not played their card yet this hand.
+int seats_after_me(const State& state) {
+  const int seats = static_cast<int>(state.statuses.size());
+  auto has_played = [&state](Seat seat) {
+    return std::any_of(state.played.begin(), state.played.end(), [seat](const Play& play) { return play.seat == seat; });
+  };
+  int count = 0;
+  for (int step = 1; step < seats; ++step) {  // bounded: a bad `leader` cannot loop forever
+    const Seat seat = (state.seat + step) % seats;
+    if (seat == state.leader) break;
+    const Status status = state.statuses[static_cast<std::size_t>(seat)];
+    if (status == Status::Active || (status == Status::Dog && !has_played(seat))) ++count;
+  }
+  return count;
+}
+
+/// The suit with the best length and high cards (ties: the later one in C H D S).
+Move choose_trump(const std::vector<Card>& cards, const std::vector<Move>& legal) {
+  std::optional<Suit> best;
+  int best_strength = -1;
+  for (const Move& move : legal) {  // suits, in the order C H D S
+    if (!move.is_suit()) continue;
+    int strength = 0;
+    for (Card card : cards) {
+      if (card.suit == move.suit()) strength += 2 + high_card_points(card);
+    }
+    if (strength >= best_strength) {
+      best = move.suit();
+      best_strength = strength;
+    }
+  }
+  return best ? Move(*best) : legal.front();
+}
+
+Move play_as_dog(const State& state, const std::vector<Move>& legal) {
+  const bool can_knock = is_legal(Move::knock(), legal);
+  const std::optional<Play> winning = winning_play(state.trick, state.trump);
+  if (is_legal(Move::blind(), legal)) {
+    if (!can_knock) return Move::blind();
+    // A blind dog cannot see its card: it plays only when last to act on a
+    // trick held by a low card (eight or less) that is not a trump.
+    const bool weak = winning && winning->card.suit != state.trump && winning->card.rank <= Rank::Eight;
+    return weak && seats_after_me(state) == 0 ? Move::blind() : Move::knock();
+  }
+  const auto first = std::find_if(legal.begin(), legal.end(), [](const Move& move) { return move != Move::knock(); });
+  if (first == legal.end()) return legal.front();
+  if (!can_knock || !first->is_card()) return *first;  // the last trick: the dog must play
+  const Card card = first->card();
+  if (card.suit == state.trump && !has_unseen_higher(card, state)) {
+    return card;  // the top trump left: it wins wherever it is played
+  }
+  if (winning && beats(card, winning->card, state.trump) && seats_after_me(state) == 0) return card;
+  return Move::knock();
+}
+
+Card lead(const State& state, const std::vector<Card>& cards) {
+  const auto trump = state.trump;
+  const auto sides = cards_where(cards, [trump](Card c) { return c.suit != trump; });
+  const auto bosses = cards_where(sides, [&state](Card c) { return !has_unseen_higher(c, state); });
+  if (!bosses.empty()) return highest(bosses);
+  const auto trumps = cards_where(cards, [trump](Card c) { return c.suit == trump; });
+  if (!trumps.empty() && state.tricks.at(static_cast<std::size_t>(state.seat)) == 0 &&
+      !has_unseen_higher(highest(trumps), state)) {
+    return highest(trumps);  // no trick yet: draw with the top trump
+  }
+  if (sides.empty()) return lowest(cards);
+  // Low from the longest side suit (ties: the later suit letter, as greedy_bot.py).
+  Suit longest = Suit::Clubs;
+  int longest_count = -1;
+  for (Suit suit : kSuits) {
+    const int count = count_of_suit(sides, suit);
+    if (count > longest_count || (count == longest_count && letter(suit) > letter(longest))) {
+      longest = suit;
+      longest_count = count;
+    }
+  }
+  return lowest(cards_where(sides, [longest](Card c) { return c.suit == longest; }));
+}
+
+Card follow(const State& state, const std::vector<Card>& cards) {
+  const auto trump = state.trump;
+  const Suit led = state.trick.front().card.suit;
+  const Card best = winning_play(state.trick, trump)->card;
+  const auto winners = cards_where(cards, [best, trump](Card c) { return beats(c, best, trump); });
+  if (count_of_suit(cards, led) > 0) return winners.empty() ? lowest(cards) : lowest(winners);
+  // Void in the suit led: ruff only when it matters.
+  const auto trumps = cards_where(winners, [trump](Card c) { return c.suit == trump; });
+  const int my_trumps = static_cast<int>(cards_where(cards, [trump](Card c) { return c.suit == trump; }).size());
+  const int tricks_left = state.hand_size - std::accumulate(state.tricks.begin(), state.tricks.end(), 0);
+  const bool matters =
+      state.tricks.at(static_cast<std::size_t>(state.seat)) == 0 || my_trumps * 2 >= std::max(1, tricks_left);
+  if (!trumps.empty() && matters) return lowest(trumps);
+  auto discards = cards_where(cards, [trump](Card c) { return c.suit != trump; });
+  if (discards.empty()) discards = cards;
+  // The lowest card of the shortest suit (ties: the earlier suit letter, as greedy_bot.py).
+  std::optional<Suit> shortest;
+  int shortest_count = 0;
+  for (Suit suit : kSuits) {
+    const int count = count_of_suit(discards, suit);
+    if (count == 0) continue;
+    if (!shortest || count < shortest_count || (count == shortest_count && letter(suit) < letter(*shortest))) {
+      shortest = suit;
+      shortest_count = count;
+    }
+  }
+  return lowest(cards_where(discards, [&shortest](Card c) { return c.suit == shortest; }));
+}
+
+/// Few high cards: worth voiding the hand with a rainbow.
+bool weak_hand(const std::vector<Card>& cards) {
+  int points = 0;
+  for (Card card : cards) points += high_card_points(card);
+  return points < 5;
+}
+
+/// FNV-1a, 64 bits: a hash that is the same on every platform (std::hash is not).
+std::uint64_t fnv1a(const std::string& text) {
+  std::uint64_t hash = 14695981039346656037ULL;
+  for (unsigned char byte : text) {
+    hash ^= byte;
+    hash *= 1099511628211ULL;
+  }
+  return hash;
+}
+
+}  // namespace
+
+void Strategy::new_game(const GameStart& game) { rng_.seed(fnv1a(game.game + "/" + std::to_string(game.seat))); }
+
+Move Strategy::choose(const State& state, const std::vector<Move>& legal, const Request& request) {
+  switch (request.action) {
+    case Action::Trump:
+      return choose_trump(state.cards, legal);
+    case Action::Rainbow:
+      return weak_hand(state.cards) ? Move::declare() : Move::pass();
+    case Action::NoPicture:
+      return Move::declare();  // no card above a ten: a weak hand, void it
+    case Action::Play:
+      break;
+  }
+  const bool dog = state.statuses.at(static_cast<std::size_t>(state.seat)) == Status::Dog;
+  if (is_legal(Move::knock(), legal) || is_legal(Move::blind(), legal) || dog) return play_as_dog(state, legal);
+  if (legal.size() == 1) return legal.front();
+  const std::vector<Card> cards = legal_cards(legal);
+  return state.trick.empty() ? lead(state, cards) : follow(state, cards);
+}
+
+}  // namespace arena

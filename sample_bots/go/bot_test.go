@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"arena/bots/gobot/protocol"
+)
+
+// TestTranscript plays the referee's side of the guide's transcript and
+// checks that the bot answers hello and every request, legally, and
+// nothing else.
+func TestTranscript(t *testing.T) {
+	guide, err := os.ReadFile("../../protocol/README.md")
+	if err != nil {
+		t.Skip("not in the arena repository:", err)
+	}
+	var input bytes.Buffer
+	var requests []*protocol.Request
+	inTranscript := false
+	for _, line := range strings.Split(string(guide), "\n") {
+		switch {
+		case strings.HasPrefix(line, "```text transcript"):
+			inTranscript = true
+		case strings.HasPrefix(line, "```"):
+			inTranscript = false
+		case inTranscript && strings.HasPrefix(line, "ref "):
+			input.WriteString(line[4:] + "\n")
+			if msg, err := protocol.Decode([]byte(line[4:])); err != nil {
+				t.Fatal(err)
+			} else if req, ok := msg.(*protocol.Request); ok {
+				requests = append(requests, req)
+			}
+		}
+	}
+	if len(requests) == 0 {
+		t.Fatal("no transcript found")
+	}
+	var output bytes.Buffer
+	if err := play(&input, &output, NewBot()); err != nil {
+		t.Fatal(err)
+	}
+	scanner := bufio.NewScanner(&output)
+	scanner.Scan()
+	if !strings.HasPrefix(scanner.Text(), `{"type":"ready","name":"go-greedy"`) {
+		t.Errorf("first reply %s", scanner.Text())
+	}
+	for _, req := range requests {
+		if !scanner.Scan() {
+			t.Fatalf("no answer to request %d", req.ID)
+		}
+		var reply protocol.MoveReply
+		if err := json.Unmarshal(scanner.Bytes(), &reply); err != nil || reply.ID != req.ID || !slices.Contains(req.Legal, reply.Move) {
+			t.Errorf("request %d %v: answered %s (%v)", req.ID, req.Legal, scanner.Text(), err)
+		}
+	}
+	if scanner.Scan() {
+		t.Errorf("extra output %s", scanner.Text())
+	}
+}
+
+func TestGreedyChoices(t *testing.T) {
+	for _, c := range []struct{ request, want string }{
+		// Naming trumps with the jack of clubs alone.
+		{`{"type": "request", "id": 86, "action": "trump", "legal": ["C", "H", "D", "S"], "state": {"seat": 2, "hand": 7, "hand_size": 1, "dealer": 1, "trump": null, "cards": ["JC"], "leader": 2, "trick": [], "played": [], "tricks": [0, 0, 0], "statuses": ["out", "dog", "active"], "turn_up": null, "history": [], "blind": [], "knocked": []}, "time": {"move_ms": 1000, "bank_ms": 10000}}`, "C"},
+		// A weak hand declares its rainbow.
+		{`{"type": "request", "id": 54, "action": "rainbow", "legal": ["pass", "declare"], "state": {"seat": 1, "hand": 4, "hand_size": 4, "dealer": 1, "trump": "C", "cards": ["3H", "4S", "TD", "QC"], "leader": 2, "trick": [], "played": [], "tricks": [0, 0, 0], "statuses": ["out", "active", "active"], "turn_up": null, "history": [], "blind": [], "knocked": []}, "time": {"move_ms": 1000, "bank_ms": 10000}}`, "declare"},
+		// Following hearts: the ten wins the four cheaply.
+		{`{"type": "request", "id": 46, "action": "play", "legal": ["2H", "TH"], "state": {"seat": 0, "hand": 3, "hand_size": 5, "dealer": 2, "trump": "D", "cards": ["2H", "5S", "TH", "AS"], "leader": 2, "trick": [[2, "4H"]], "played": [[0, "3C"], [1, "6C"], [2, "9C"], [2, "4H"]], "tricks": [0, 0, 1], "statuses": ["active", "active", "active"], "turn_up": null, "history": [{"leader": 0, "moves": [[0, "3C"], [1, "6C"], [2, "9C"]], "winner": 2}], "blind": [], "knocked": []}, "time": {"move_ms": 1000, "bank_ms": 9340}}`, "TH"},
+		// A dog leading with the queen of trumps while the ace and king are out: knock.
+		{`{"type": "request", "id": 81, "action": "play", "legal": ["knock", "QD"], "state": {"seat": 1, "hand": 6, "hand_size": 2, "dealer": 0, "trump": "D", "cards": ["QD"], "leader": 1, "trick": [], "played": [], "tricks": [0, 0, 0], "statuses": ["active", "dog", "active"], "turn_up": null, "history": [], "blind": [], "knocked": [], "dog_cards": {"1": "QD"}}, "time": {"move_ms": 1000, "bank_ms": 10000}}`, "knock"},
+		// A blind dog leading: knock.
+		{`{"type": "request", "id": 81, "action": "play", "legal": ["knock", "blind"], "state": {"seat": 1, "hand": 6, "hand_size": 2, "dealer": 2, "trump": "D", "cards": [], "leader": 1, "trick": [], "played": [], "tricks": [0, 0, 0], "statuses": ["out", "dog", "active"], "turn_up": null, "history": [], "blind": [1], "knocked": []}, "time": {"move_ms": 1000, "bank_ms": 10000}}`, "knock"},
+	} {
+		msg, err := protocol.Decode([]byte(c.request))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := msg.(*protocol.Request)
+		if got := decide(NewBot(), req).String(); got != c.want {
+			t.Errorf("request %d: played %s, want %s", req.ID, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,3 @@
+module arena/bots/gobot
+
+go 1.21

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"log"
+	"runtime/debug"
+	"slices"
+
+	"arena/bots/gobot/protocol"
+)
+
+// The ready reply's name and version (the arena shows its own name for the
+// bot, from its command line or bot.toml).
+const (
+	botName    = "go-greedy"
+	botVersion = "1.0"
+)
+
+// play runs one session: it answers hello with ready and each request with
+// a move, shows every other message to bot.Observe, and returns on bye or
+// at the end of input.
+func play(in io.Reader, out io.Writer, bot *Bot) error {
+	// bufio.Reader rather than bufio.Scanner: a line may be longer than
+	// the Scanner's 64 KiB default.
+	reader := bufio.NewReader(in)
+	writer := bufio.NewWriter(out)
+	send := func(reply any) error {
+		data, err := json.Marshal(reply)
+		if err != nil {
+			return err
+		}
+		writer.Write(data)
+		writer.WriteByte('\n')
+		return writer.Flush() // an unflushed reply is a late reply
+	}
+	for {
+		line, readErr := reader.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			reply, done := handle(line, bot)
+			if reply != nil {
+				if err := send(reply); err != nil {
+					return err
+				}
+			}
+			if done {
+				return nil
+			}
+		}
+		if readErr == io.EOF {
+			return nil // the referee is gone: end quietly
+		}
+		if readErr != nil {
+			return readErr
+		}
+	}
+}
+
+// handle reads one message and returns the reply to send (nil: none), and
+// whether the session is over.
+func handle(line []byte, bot *Bot) (reply any, done bool) {
+	msg, err := protocol.Decode(line)
+	if errors.Is(err, protocol.ErrUnknown) {
+		return nil, false // a message of a later protocol version: ignore it
+	}
+	if err != nil {
+		log.Printf("cannot read %.200q: %v", line, err)
+		return rawFallback(line), false
+	}
+	switch m := msg.(type) {
+	case *protocol.Hello:
+		if m.Protocol != 1 {
+			log.Printf("written for protocol 1, got %d", m.Protocol)
+		}
+		version := botVersion
+		return protocol.Ready{Name: botName, Version: &version}, false
+	case *protocol.Request:
+		if len(m.Legal) == 0 {
+			log.Printf("request %d has no legal move", m.ID)
+			return nil, false
+		}
+		return protocol.MoveReply{ID: m.ID, Move: decide(bot, m)}, false
+	case *protocol.Bye:
+		return nil, true
+	}
+	bot.Observe(msg)
+	return nil, false
+}
+
+// decide asks the strategy for a move, and never returns one outside
+// legal: if Choose panics or picks an illegal move, the problem is logged
+// and the first legal move is played (the arena's own fallback move).
+func decide(bot *Bot, req *protocol.Request) (move protocol.Move) {
+	defer func() {
+		if r := recover(); r != nil {
+			log.Printf("Choose panicked: %v; playing %v\n%s", r, req.Legal[0], debug.Stack())
+			move = req.Legal[0]
+		}
+	}()
+	move = bot.Choose(&req.State, req.Legal, req)
+	if !slices.Contains(req.Legal, move) {
+		log.Printf("Choose returned %v, not in %v; playing %v", move, req.Legal, req.Legal[0])
+		move = req.Legal[0]
+	}
+	return move
+}
+
+// rawFallback answers a request that the typed model could not read (a
+// field of an unexpected form, say) with its first legal move, copied as
+// sent: still a legal answer. Any other unreadable line gets no reply.
+func rawFallback(line []byte) any {
+	var raw struct {
+		Type  string            `json:"type"`
+		ID    json.RawMessage   `json:"id"`
+		Legal []json.RawMessage `json:"legal"`
+	}
+	if json.Unmarshal(line, &raw) != nil || raw.Type != "request" || raw.ID == nil || len(raw.Legal) == 0 {
+		return nil
+	}
+	return map[string]json.RawMessage{"type": json.RawMessage(`"move"`), "id": raw.ID, "move": raw.Legal[0]}
+}

@@ -1,0 +1,160 @@
+package arena.bot;
+
+import arena.protocol.Message;
+import arena.protocol.Move;
+import arena.protocol.Protocol;
+import arena.protocol.Protocol.ProtocolException;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * Plays a whole session with a {@link Strategy}: reads the referee's lines from stdin, answers
+ * {@code hello} with {@code ready} and each {@code request} with a {@code move}, flushing each
+ * reply at once, shows every other message to the strategy, and returns on {@code bye} or at
+ * the end of input (so the process exits with status 0).
+ */
+public final class Bot {
+
+    private final Strategy strategy;
+    private final Message.Ready ready;
+
+    public Bot(Strategy strategy, Message.Ready ready) {
+        this.strategy = strategy;
+        this.ready = ready;
+    }
+
+    /** Writes one line to stderr, the bot's log: the referee keeps it and never reads it. */
+    public static void log(String line) {
+        System.err.println(line);
+        System.err.flush();
+    }
+
+    /**
+     * A random generator for one game and seat: the same game gets the same numbers, whatever
+     * the process played before. The seed is FNV-1a of {@code "<game>/<seat>"}, the hash the
+     * C and JavaScript sample bots use. Call it from {@link Strategy#observe} on
+     * {@code game_start}.
+     */
+    public static Random randomFor(Message.GameStart start) {
+        int hash = 0x811c9dc5;
+        for (byte b : (start.game() + "/" + start.seat()).getBytes(StandardCharsets.UTF_8)) {
+            hash ^= b & 0xff;
+            hash *= 0x01000193;
+        }
+        return new Random(Integer.toUnsignedLong(hash));
+    }
+
+    /** Plays until {@code bye} or the end of {@code in}, answering on {@code out}. */
+    public void run(InputStream in, OutputStream out) throws IOException {
+        // Before the first line: while the referee's hello is on its way, and well within
+        // startup_ms, rather than in the first move's time.
+        List<Message> samples = Protocol.warmUp();
+        try {
+            strategy.warmUp(samples);
+        } catch (RuntimeException e) {
+            log("bot: warmUp() raised " + e);
+        }
+        BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+        PrintStream replies = new PrintStream(out, false, StandardCharsets.UTF_8);
+        String line;
+        while ((line = reader.readLine()) != null) { // one message per line
+            if (line.isBlank()) {
+                continue;
+            }
+            JsonNode tree;
+            try {
+                tree = Protocol.tree(line);
+            } catch (ProtocolException e) {
+                log("bot: ignoring a line that is not JSON: " + abbreviate(line));
+                continue;
+            }
+            String type = Protocol.typeOf(tree);
+            if ("bye".equals(type)) { // the session is over: exit with status 0
+                return;
+            }
+            if (!"hello".equals(type) && !"request".equals(type)) {
+                observe(tree, type);
+                continue;
+            }
+            Message reply = "hello".equals(type) ? ready : answer(tree);
+            if (reply != null) {
+                replies.print(Protocol.write(reply) + "\n");
+                replies.flush(); // an unflushed reply is a late reply
+                if (replies.checkError()) {
+                    return; // the referee closed our stdout: nobody is listening any more
+                }
+            }
+        }
+    }
+
+    /** Shows a message that needs no answer to the strategy; skips types this version does not know. */
+    private void observe(JsonNode tree, String type) {
+        Message message;
+        try {
+            message = Protocol.read(tree);
+        } catch (ProtocolException e) {
+            if (!e.unknownType()) { // a later version's new message: ignore it quietly
+                log("bot: " + e.getMessage());
+            }
+            return;
+        }
+        try {
+            strategy.observe(message);
+        } catch (RuntimeException e) {
+            log("bot: observe() raised " + e);
+        }
+    }
+
+    /**
+     * The move for a request. Never fails: when the request does not parse, or the strategy
+     * throws or returns a move that is not legal, it logs why and plays the first legal move
+     * (as the arena would for a faulted seat). Only a request with no id or no legal move gets
+     * no answer, since none could be right.
+     */
+    private Message answer(JsonNode tree) {
+        Message.Request request;
+        try {
+            request = (Message.Request) Protocol.read(tree);
+        } catch (ProtocolException e) {
+            log("bot: " + e.getMessage());
+            JsonNode id = tree.get("id");
+            JsonNode legal = tree.get("legal");
+            if (id == null || !id.canConvertToLong() || legal == null || !legal.isArray() || legal.isEmpty()) {
+                log("bot: no id or no legal move, cannot answer");
+                return null;
+            }
+            try {
+                return new Message.MoveReply(id.asLong(), Move.parse(legal.get(0).asText()));
+            } catch (IllegalArgumentException unknown) {
+                log("bot: cannot answer: " + unknown.getMessage());
+                return null;
+            }
+        }
+        List<Move> legal = request.legal();
+        Move move;
+        try {
+            move = strategy.choose(request.state(), legal, request);
+        } catch (RuntimeException e) {
+            log("bot: choose() raised " + e + "; playing " + legal.get(0));
+            e.printStackTrace();
+            move = legal.get(0);
+        }
+        if (!legal.contains(move)) {
+            log("bot: choose() returned " + move + ", not in " + legal + "; playing " + legal.get(0));
+            move = legal.get(0);
+        }
+        return new Message.MoveReply(request.id(), move);
+    }
+
+    private static String abbreviate(String line) {
+        return line.length() <= 200 ? line : line.substring(0, 200) + "...";
+    }
+}

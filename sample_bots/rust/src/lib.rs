@@ -1,0 +1,14 @@
+//! A starter kit for Knockout Whist bots in the arena (protocol v1).
+//!
+//! * [`protocol`]: every message, both ways, as serde types;
+//! * [`cards`]: cards, suits, ranks and moves with their wire forms;
+//! * [`helpers`]: who wins a trick, unseen cards, the clock, a seeded generator;
+//! * [`strategy`]: **the place to write your bot**, `Strategy::choose`,
+//!   with a greedy sample strategy.
+//!
+//! The `bot` binary (`src/main.rs`) does the talking with the referee.
+
+pub mod cards;
+pub mod helpers;
+pub mod protocol;
+pub mod strategy;

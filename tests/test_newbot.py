@@ -1,0 +1,149 @@
+"""``arena new-bot``: a kit copied under a new name, from a checkout and from an install.
+
+A new bot is what a new author builds first, so each language's copy is
+built with its real toolchain where that is quick (Go, TypeScript, Java:
+built and checked by ``arena check-bot``), and otherwise its renamed project
+is read by the toolchain (Rust: ``cargo metadata --locked``, the lock file
+included; C++: CMake's configure step).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.bots.spec import BUILD_CACHES, parse_bot
+from arena.newbot import KITS, LANGUAGES, RENAMES, new_bot
+from tests.system import needs
+from tests.test_kits import KITS as KIT_TOOLS
+from tests.test_tournament import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_unknown_language_and_a_used_folder_are_one_line_errors(tmp_path: Path) -> None:
+    code, output = run_cli("new-bot", "cobol", str(tmp_path / "x"))
+    assert code == 1
+    kits = "cpp, go, java, rust, typescript"
+    assert output == f"Error: no starter kit for 'cobol'; the kits: {kits}\n"
+    used = tmp_path / "used"
+    used.mkdir()
+    (used / "notes.txt").write_text("mine")
+    code, output = run_cli("new-bot", "go", str(used))
+    assert code == 1
+    assert output == f"Error: {used} exists and is not an empty folder: choose a new one\n"
+    assert (used / "notes.txt").read_text() == "mine", "nothing of the folder was touched"
+    code, output = run_cli("new-bot", "go", str(tmp_path / "my bot"))
+    assert code == 1 and "does not fit the rule" in output and "--name" in output
+    assert not (tmp_path / "my bot").exists()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_copy_takes_the_new_name_everywhere_the_kit_names_itself(
+    language: str, tmp_path: Path
+) -> None:
+    folder = tmp_path / "Deep_Thought.2"
+    code, output = run_cli("new-bot", language, str(folder))
+    assert code == 0, output
+    assert parse_bot(str(folder)).name == "Deep_Thought.2"
+    for rename in RENAMES[language]:
+        new = rename.form("Deep_Thought.2")
+        assert re.fullmatch(r"[A-Za-z0-9._-]+", new)
+        for pattern in rename.files:
+            for path in folder.glob(pattern):
+                assert rename.old not in path.read_text(), path
+        assert any(new in path.read_text() for p in rename.files for path in folder.glob(p))
+    kept = {path.relative_to(folder) for path in folder.rglob("*") if path.is_file()}
+    assert not any(BUILD_CACHES & set(path.parts) for path in kept), "no build outputs copied"
+    original = {
+        path.relative_to(KITS / language)
+        for path in (KITS / language).rglob("*")
+        if path.is_file() and not BUILD_CACHES & set(path.relative_to(KITS / language).parts)
+    }
+    assert kept == original, "every source file of the kit, nothing else"
+    readme = (folder / "README.md").read_text()
+    assert f"sample_bots/{language}" not in readme and str(folder) in readme
+
+
+def built_and_checked(language: str, folder: Path) -> None:
+    code, output = run_cli("new-bot", language, str(folder))
+    assert code == 0, output
+    code, output = run_cli("check-bot", str(folder), "--games", "2")
+    assert code == 0, output
+    assert output.rstrip().endswith(f"{folder.name}: all checks passed")
+
+
+@pytest.mark.parametrize(
+    "language",
+    [
+        pytest.param(kit, marks=needs(KIT_TOOLS[kit][0], f"a new {kit} bot was"), id=kit)
+        for kit in ("go", "typescript", "java")
+    ],
+)
+def test_a_new_bot_builds_and_passes_check_bot(language: str, tmp_path: Path) -> None:
+    built_and_checked(language, tmp_path / f"my-{language}-bot")
+
+
+def toolchain_reads(language: str, folder: Path, command: list[str]) -> str:
+    """A new ``language`` bot in ``folder``, read by its toolchain's ``command``; its output."""
+    new_bot(language, folder)
+    done = subprocess.run(
+        command, cwd=folder, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@needs(KIT_TOOLS["rust"][0], "a new Rust bot's manifest and lock file were")
+def test_a_new_rust_bots_renamed_crate_matches_its_lock_file(tmp_path: Path) -> None:
+    metadata = ["cargo", "metadata", "--locked", "--format-version", "1"]
+    assert '"name":"mybot"' in toolchain_reads("rust", tmp_path / "mybot", metadata)
+
+
+@needs(KIT_TOOLS["cpp"][0], "a new C++ bot's CMake project was", KIT_TOOLS["cpp"][1])
+def test_a_new_cpp_bots_renamed_project_configures(tmp_path: Path) -> None:
+    toolchain_reads("cpp", tmp_path / "my-bot", ["cmake", "-S", ".", "-B", "build"])
+    assert "my_bot" in (tmp_path / "my-bot" / "build" / "CMakeCache.txt").read_text()
+
+
+def test_an_install_carries_the_kits_and_schemas_without_build_outputs(tmp_path: Path) -> None:
+    """The package as a wheel holds it (setup.py's build_py), and new-bot and the schemas
+    work from there, with no checkout beside it."""
+    lib = tmp_path / "lib"
+    environment = {**os.environ, "ARENA_PURE_PYTHON": "1"}
+    done = subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(lib)],
+        cwd=ROOT, capture_output=True, text=True, env=environment, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    for language in LANGUAGES:
+        assert (lib / "arena" / "kits" / language / "bot.toml").is_file()
+    copied = [path.relative_to(lib) for path in (lib / "arena" / "kits").rglob("*")]
+    assert not [path for path in copied if BUILD_CACHES & set(path.parts)]
+    script = (
+        "import sys; from pathlib import Path; import arena.newbot, arena.protocol as p;"
+        "print(arena.newbot.KITS); print(p.SCHEMA_DIR); p.load_schema('referee_to_bot');"
+        "print(arena.newbot.new_bot('go', Path(sys.argv[1])))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "fresh")],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False,
+        env={**os.environ, "PYTHONPATH": str(lib)},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    kits, schemas, name = done.stdout.split()
+    assert Path(kits) == lib / "arena" / "kits" and Path(schemas) == lib / "arena" / "schemas"
+    assert name == "fresh" and (tmp_path / "fresh" / "go.mod").read_text().startswith(
+        "module fresh"
+    )
+
+
+def test_setup_leaves_out_the_same_build_caches_as_arena() -> None:
+    text = (ROOT / "setup.py").read_text()
+    [listed] = re.findall(r"^BUILD_CACHES = \((.*)\)$", text, re.M)
+    assert set(re.findall(r'"([^"]+)"', listed)) == set(BUILD_CACHES)
