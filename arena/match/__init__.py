@@ -1,0 +1,1 @@
+"""``arena match``: is NEW better than BASE? Paired duplicate games and a sequential test."""

@@ -1,0 +1,142 @@
+"""The statistics of ``arena match``: scores, Elo, estimates, and the SPRT's error rates.
+
+The error rates are measured by simulation (no bot processes): units drawn
+from known laws whose mean is exactly the unit at elo0, or at elo1, each run
+going on until the test stops (no truncation), 2,000 runs a case with fixed
+seeds. Wald's bounds promise P(H1 | elo0) <= alpha / (1 - beta) and
+P(H0 | elo1) <= beta / (1 - alpha); each measured rate must be within 3
+standard errors of that.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+
+import pytest
+
+from arena.match.stats import (
+    MIN_UNITS,
+    Estimate,
+    Running,
+    Sprt,
+    elo_of_score,
+    score_of_elo,
+    seat_scores,
+    unit_of_elo,
+)
+
+RUNS = 2000
+
+
+def test_scores_sum_to_half_the_seats_and_ties_share_their_positions() -> None:
+    assert seat_scores([1, 2, 3, 4]) == [1.0, 2 / 3, 1 / 3, 0.0]
+    assert seat_scores([1, 2, 2, 4]) == [1.0, 0.5, 0.5, 0.0]
+    assert seat_scores([2, 1]) == [0.0, 1.0]
+    assert seat_scores([1, 1, 3]) == [0.75, 0.75, 0.0]
+    for placements in ([1, 2, 2, 4], [1, 1, 1, 4, 5], [3, 1, 2], [1, 1]):
+        assert math.isclose(sum(seat_scores(placements)), len(placements) / 2)
+
+
+def test_elo_is_the_logistic_elo_of_the_score() -> None:
+    assert elo_of_score(0.5) == 0.0
+    assert math.isclose(elo_of_score(score_of_elo(123.0)), 123.0)
+    assert math.isclose(score_of_elo(400.0), 10 / 11)
+    assert elo_of_score(1.0) == math.inf and elo_of_score(0.0) == -math.inf
+
+
+def test_the_estimate_of_known_units() -> None:
+    units = Running()
+    for value in (0.1, 0.3, 0.2, 0.0, 0.4):
+        units.add(value)
+    estimate = Estimate.of(units)
+    assert math.isclose(estimate.mean, 0.2)
+    assert math.isclose(units.variance, 0.025)
+    half = 1.959963984540054 * math.sqrt(0.025 / 5)
+    assert estimate.ci95 == pytest.approx((0.2 - half, 0.2 + half))
+    assert estimate.los == pytest.approx(0.5 * math.erfc(-0.2 / math.sqrt(0.005) / math.sqrt(2)))
+    assert estimate.elo == pytest.approx(elo_of_score(0.7))
+
+
+def test_equal_units_stop_with_h0_never_h1() -> None:
+    """A deterministic bot against itself: every unit exactly 0."""
+    test = Sprt()
+    units = Running()
+    verdicts = []
+    for _ in range(200):
+        units.add(0.0)
+        verdicts.append(test.verdict(units))
+    assert verdicts[: MIN_UNITS - 1] == ["continue"] * (MIN_UNITS - 1)
+    assert verdicts[MIN_UNITS - 1] == "H0"
+    assert Estimate.of(units).los == 0.5
+
+
+@pytest.mark.parametrize(
+    ("elo0", "elo1", "alpha", "beta"),
+    [(0, 5, 0.05, 0.05), (3, 1, 0.05, 0.05), (0, 5, 0.5, 0.05), (0, 5, 0.05, 0.0)],
+)
+def test_settings_that_make_no_test_are_refused(
+    elo0: float, elo1: float, alpha: float, beta: float
+) -> None:
+    test = Sprt(elo0, elo1, alpha, beta)
+    if (elo0, elo1, alpha, beta) == (0, 5, 0.05, 0.05):
+        assert test.checked() is test
+    else:
+        with pytest.raises(ValueError, match="must be"):
+            test.checked()
+
+
+def four_seat_unit(mean: float) -> Callable[[random.Random], float]:
+    """Units of a 4-seat deal set: the mean of 4 game scores in {0, 1/3, 2/3, 1} - 1/2,
+    each score drawn with probabilities (1/4 - t, 1/4, 1/4, 1/4 + t): mean exactly 1/2 + t."""
+    weights = [0.25 - mean, 0.25, 0.25, 0.25 + mean]
+    values = [0.0, 1 / 3, 2 / 3, 1.0]
+
+    def draw(rng: random.Random) -> float:
+        return sum(rng.choices(values, weights, k=4)) / 4 - 0.5
+
+    return draw
+
+
+def head_to_head_unit(mean: float) -> Callable[[random.Random], float]:
+    """Units of 2-seat game pairs: (score + score) / 2 - 1/2, each game won with 1/2 + mean."""
+
+    def draw(rng: random.Random) -> float:
+        return ((rng.random() < 0.5 + mean) + (rng.random() < 0.5 + mean)) / 2 - 0.5
+
+    return draw
+
+
+def error_rate(test: Sprt, law: Callable[[float], Callable[[random.Random], float]],
+               elo: float, wrong: str, seed: int) -> float:  # fmt: skip
+    """How often ``test`` ends with ``wrong`` on units at ``elo``, over :data:`RUNS` runs."""
+    draw = law(unit_of_elo(elo))
+    rng = random.Random(seed)
+    wrongs = 0
+    for _ in range(RUNS):
+        units = Running()
+        while (verdict := test.verdict(units)) == "continue":
+            units.add(draw(rng))
+        wrongs += verdict == wrong
+    return wrongs / RUNS
+
+
+@pytest.mark.parametrize(
+    ("law", "test"),
+    [
+        (four_seat_unit, Sprt(elo0=0, elo1=20, alpha=0.05, beta=0.05)),
+        (head_to_head_unit, Sprt(elo0=-10, elo1=25, alpha=0.05, beta=0.10)),
+    ],
+    ids=["4 seats", "2 seats"],
+)
+def test_the_error_rates_are_what_alpha_and_beta_promise(
+    law: Callable[[float], Callable[[random.Random], float]], test: Sprt
+) -> None:
+    for elo, wrong, promised, seed in (
+        (test.elo0, "H1", test.alpha / (1 - test.beta), 1),
+        (test.elo1, "H0", test.beta / (1 - test.alpha), 2),
+    ):
+        rate = error_rate(test, law, elo, wrong, seed)
+        error = math.sqrt(promised * (1 - promised) / RUNS)
+        assert rate <= promised + 3 * error, (wrong, elo, rate, promised)
