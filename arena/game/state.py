@@ -60,9 +60,12 @@ _SUIT_MOVES: Final = list(SUIT_CHARS)
 _DECLARE_MOVES: Final = [PASS, DECLARE]
 
 JSON = dict[str, Any]
-#: A completed trick of the current hand: the seat whose card led, every turn in order
-#: as (seat, card or ``knock``) (a dog that knocked before the lead comes first), the winner.
-CompletedTrick = tuple[int, tuple[tuple[int, str], ...], int]
+#: A completed trick of the current hand, as the engine keeps it: the seats that had a turn
+#: (in turn order), the cards played (in order; a seat of the first list missing here
+#: knocked), and the winner. The two lists are the trick's own (a new trick gets new ones),
+#: kept, not copied: recording a trick costs one tuple. :func:`arena.game.views.history`
+#: gives the protocol's form.
+CompletedTrick = tuple[list[int], list[tuple[int, str]], int]
 
 
 class Decision(NamedTuple):
@@ -609,11 +612,7 @@ class GameState:
     def _finish_trick(self) -> None:
         winner = self.best_seat
         self.tricks[winner] += 1
-        # Every seat of `order` took a turn: a card, or a dog's knock. Built once a trick,
-        # so the per-move path pays nothing for the history.
-        cards = dict(self.trick)
-        moves = tuple([(s, cards.get(s, KNOCK)) for s in self.order])
-        self.history.append((self.trick[0][0], moves, winner))
+        self.history.append((self.order, self.trick, winner))
         if self.record:
             self.log.append(
                 {
@@ -820,13 +819,17 @@ def _may_declare(what: str, held: list[str]) -> bool:
 
 
 def _completed(entry: Any) -> CompletedTrick:
-    """A completed trick as the engine keeps it, from its tuple or its protocol v1 form
+    """A completed trick as the engine keeps it, from its own form or the protocol's
     (``{"leader", "moves", "winner"}``, as a request's ``history`` gives it)."""
-    if isinstance(entry, dict):
-        leader, moves, winner = entry["leader"], entry["moves"], entry["winner"]
-    else:
-        leader, moves, winner = entry
-    return (int(leader), tuple([(int(seat), str(move)) for seat, move in moves]), int(winner))
+    if not isinstance(entry, dict):
+        order, cards, winner = entry
+        return ([int(s) for s in order], [(int(s), str(c)) for s, c in cards], int(winner))
+    moves = entry["moves"]
+    return (
+        [int(seat) for seat, _ in moves],
+        [(int(seat), str(move)) for seat, move in moves if move != KNOCK],
+        int(entry["winner"]),
+    )
 
 
 _ROTATIONS: dict[int, tuple[tuple[int, ...], ...]] = {}

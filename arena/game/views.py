@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.game.cards import SUIT_CHARS
-from arena.game.state import DOG, PLAY, GameState
+from arena.game.state import DOG, KNOCK, PLAY, GameState
 
 JSON = dict[str, Any]
 
@@ -30,6 +30,29 @@ def current_leader(state: GameState) -> int:
     return state.first_leader
 
 
+def history(state: GameState) -> list[JSON]:
+    """The hand's completed tricks in the protocol's form: ``{"leader", "moves", "winner"}``,
+    ``leader`` the seat whose card led and ``moves`` every turn, a knock as ``"knock"``."""
+    return [
+        {"leader": cards[0][0], "moves": _turns(order, cards, len(order)), "winner": winner}
+        for order, cards, winner in state.history
+    ]
+
+
+def _turns(order: list[int], cards: list[tuple[int, str]], upto: int) -> list[list[Any]]:
+    """The first ``upto`` turns of a trick as ``[seat, card or "knock"]``: its cards follow
+    the order of its turns, so one pass over both finds the seats that knocked."""
+    turns: list[list[Any]] = []
+    played = 0
+    for seat in order[:upto]:
+        if played < len(cards) and cards[played][0] == seat:
+            turns.append([seat, cards[played][1]])
+            played += 1
+        else:
+            turns.append([seat, KNOCK])
+    return turns
+
+
 def knocked(state: GameState) -> list[int]:
     """The seats that knocked in the trick in progress, in turn order.
 
@@ -37,10 +60,9 @@ def knocked(state: GameState) -> list[int]:
     those not in ``trick`` knocked. A completed trick's knocks are in ``history``.
     """
     pending = state.pending
-    if pending is None or pending.action != PLAY:
+    if pending is None or pending.action != PLAY or len(state.trick) == state.turn:
         return []
-    played = {s for s, _ in state.trick}
-    return [s for s in state.order[: state.turn] if s not in played]
+    return [seat for seat, move in _turns(state.order, state.trick, state.turn) if move == KNOCK]
 
 
 def request_state(state: GameState, seat: int) -> JSON:
@@ -59,10 +81,7 @@ def request_state(state: GameState, seat: int) -> JSON:
         "tricks": list(state.tricks),
         "statuses": list(state.statuses),
         "turn_up": state.turn_up,
-        "history": [
-            {"leader": leader, "moves": [[s, move] for s, move in moves], "winner": winner}
-            for leader, moves, winner in state.history
-        ],
+        "history": history(state),
         "blind": [s for s in range(state.n) if state.statuses[s] == DOG and state.blind[s]],
         "knocked": knocked(state),
     }
