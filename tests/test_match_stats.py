@@ -26,6 +26,7 @@ from arena.match.stats import (
     seat_scores,
     unit_of_elo,
 )
+from arena.match.units import FinishedGame, Units
 
 RUNS = 2000
 
@@ -108,8 +109,13 @@ def head_to_head_unit(mean: float) -> Callable[[random.Random], float]:
     return draw
 
 
-def error_rate(test: Sprt, law: Callable[[float], Callable[[random.Random], float]],
-               elo: float, wrong: str, seed: int) -> float:  # fmt: skip
+def error_rate(
+    test: Sprt,
+    law: Callable[[float], Callable[[random.Random], float]],
+    elo: float,
+    wrong: str,
+    seed: int,
+) -> float:
     """How often ``test`` ends with ``wrong`` on units at ``elo``, over :data:`RUNS` runs."""
     draw = law(unit_of_elo(elo))
     rng = random.Random(seed)
@@ -140,3 +146,38 @@ def test_the_error_rates_are_what_alpha_and_beta_promise(
         rate = error_rate(test, law, elo, wrong, seed)
         error = math.sqrt(promised * (1 - promised) / RUNS)
         assert rate <= promised + 3 * error, (wrong, elo, rate, promised)
+
+
+def rotations(
+    deal_set: int, table: tuple[str, ...], placements: list[tuple[int, ...]]
+) -> list[FinishedGame]:
+    """The games of one deal set: ``table`` rotated once per game, placements by seat."""
+    k = len(table)
+    return [
+        FinishedGame(deal_set, tuple(table[(seat + turn) % k] for seat in range(k)), places)
+        for turn, places in enumerate(placements)
+    ]
+
+
+def test_a_unit_is_news_mean_score_over_a_complete_deal_set_minus_a_half() -> None:
+    units = Units("new", "base", games_per_set=4, paired=False)
+    table = ("new", "base", "base-2", "base-3")
+    always_first = rotations(0, table, [(1, 2, 3, 4), (2, 3, 4, 1), (3, 4, 1, 2), (4, 1, 2, 3)])
+    as_dealt = rotations(1, table, [(1, 2, 3, 4)] * 4)  # seat 0 wins: NEW sits there once
+    assert list(units.add(always_first[:3])) == [], "an incomplete deal set is not a unit"
+    assert list(units.add([as_dealt[0], always_first[3]])) == [0.5]
+    assert list(units.add(as_dealt[1:])) == [pytest.approx(0.0)]
+
+
+def test_a_paired_unit_is_news_mean_score_minus_bases_on_the_same_deals() -> None:
+    units = Units("new", "base", games_per_set=4, paired=True)
+    games = rotations(3, ("new", "x", "y"), [(1, 2, 3), (2, 1, 3)])[:1]
+    games += rotations(3, ("base", "x", "y"), [(2, 1, 3), (3, 1, 2)])[:1]
+    games += [
+        FinishedGame(3, ("x", "new", "y"), (1, 1, 3)),
+        FinishedGame(3, ("x", "base", "y"), (1, 2, 3)),
+    ]
+    [unit] = units.add(games)
+    assert unit == pytest.approx((1.0 + 0.75) / 2 - (0.5 + 0.5) / 2)
+    with pytest.raises(ValueError, match="2 games of 'new' but 0 of 'base'"):
+        list(Units("new", "base", games_per_set=2, paired=True).add(games[:1] + games[2:3]))
