@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack, closing
@@ -516,8 +517,8 @@ def new_bot_command(language: str, folder: Path | None, name: str | None) -> Non
     target = folder if folder is not None else Path(f"{language}-bot")
     bot = domain(lambda: new_bot(language, target, name))
     click.echo(f"{target}: the {language} kit as bot {bot!r}; next:")
-    click.echo(f"  arena check-bot {target}      # builds it, then checks it plays by the rules")
-    click.echo(f"  (the strategy: see {target / 'README.md'})")
+    click.echo(f"  arena check-bot {shlex.quote(str(target))}   # builds it, checks it plays")
+    click.echo(f"  (the strategy: see {shlex.quote(str(target / 'README.md'))})")
 
 
 @main.command("config-schema")

@@ -45,8 +45,9 @@ def maven_artifact(name: str) -> str:
 
 
 def go_module(name: str) -> str:
-    """A Go module path of one element: lower case letters, digits, ``-``, ``_``, ``.``."""
-    return _lower(name, "a-z0-9._-", "-")
+    """A Go module path under ``arena/bots/`` (a bare ``time`` or ``log`` would be taken for
+    the standard library's package): lower case letters, digits, ``-``, ``_``, ``.``."""
+    return f"arena/bots/{_lower(name, 'a-z0-9._-', '-')}"
 
 
 def cmake_project(name: str) -> str:
@@ -74,7 +75,7 @@ class Rename:
 RENAMES: dict[str, tuple[Rename, ...]] = {
     "cpp": (Rename(("CMakeLists.txt",), "arena_cpp_bot", cmake_project),),
     "go": (Rename(("go.mod", "*.go", "*/*.go"), "arena/bots/gobot", go_module),),
-    "java": (Rename(("pom.xml", MANIFEST), "java-greedy", maven_artifact),),
+    "java": (Rename(("pom.xml", MANIFEST, "README.md"), "java-greedy", maven_artifact),),
     "rust": (Rename(("Cargo.toml", "Cargo.lock"), 'name = "arena-bot"', crate_name),),
     "typescript": (
         Rename(
@@ -85,6 +86,12 @@ RENAMES: dict[str, tuple[Rename, ...]] = {
     ),
 }
 LANGUAGES = tuple(sorted(RENAMES))
+#: Where to start in the languages with sample bots but no kit.
+_ELSEWHERE = {
+    "python": " (for Python, start from sample_bots/python/arena_bot.py: one choose function)",
+    "javascript": " (for JavaScript, start from sample_bots/javascript/random_bot.js)",
+    "c": " (for C, start from sample_bots/c/random_bot.c)",
+}
 _MANIFEST_NAME = re.compile(r'^name = "[^"]*"$', re.M)
 
 
@@ -102,7 +109,10 @@ def new_bot(language: str, folder: Path, name: str | None = None) -> str:
             empty, or a name that cannot name a bot.
     """
     if language not in RENAMES:
-        raise NewBotError(f"no starter kit for {language!r}; the kits: {', '.join(LANGUAGES)}")
+        hint = _ELSEWHERE.get(language, "")
+        raise NewBotError(
+            f"no starter kit for {language!r}; the kits: {', '.join(LANGUAGES)}{hint}"
+        )
     kit = KITS / language
     if not (kit / MANIFEST).is_file():
         raise NewBotError(f"the {language} kit is missing from this install ({kit})")
@@ -110,10 +120,16 @@ def new_bot(language: str, folder: Path, name: str | None = None) -> str:
         raise NewBotError(f"{folder} exists and is not an empty folder: choose a new one")
     where = "new-bot" if name is not None else f"new-bot {folder} (or give --name)"
     bot = check_name(name if name is not None else folder.resolve().name, where)
+    try:
+        _copy(kit, folder, language, bot)
+    except OSError as error:
+        raise NewBotError(f"cannot write the new bot to {folder}: {error.strerror}") from None
+    return bot
+
+
+def _copy(kit: Path, folder: Path, language: str, bot: str) -> None:
+    """The kit copied to ``folder`` and renamed ``bot`` (see :func:`new_bot`)."""
     shutil.copytree(kit, folder, ignore=shutil.ignore_patterns(*BUILD_CACHES), dirs_exist_ok=True)
-    manifest = folder / MANIFEST
-    text = manifest.read_text(encoding="utf-8")
-    manifest.write_text(_MANIFEST_NAME.sub(f'name = "{bot}"', text, count=1), encoding="utf-8")
     readme = folder / "README.md"  # its commands name the kit's folder (now this one) and
     # the checkout's .venv (an author runs `arena` from the environment arena is installed in)
     if readme.is_file():
@@ -127,7 +143,10 @@ def new_bot(language: str, folder: Path, name: str | None = None) -> str:
                 path.write_text(
                     path.read_text(encoding="utf-8").replace(rename.old, new), encoding="utf-8"
                 )
-    return bot
+    # Last: a rename above may match the kit's bot name inside the new name.
+    manifest = folder / MANIFEST
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(_MANIFEST_NAME.sub(f'name = "{bot}"', text, count=1), encoding="utf-8")
 
 
 def _own_name(old: str) -> str:

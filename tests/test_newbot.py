@@ -53,7 +53,7 @@ def test_the_copy_takes_the_new_name_everywhere_the_kit_names_itself(
     assert parse_bot(str(folder)).name == "Deep_Thought.2"
     for rename in RENAMES[language]:
         new = rename.form("Deep_Thought.2")
-        assert re.fullmatch(r"[A-Za-z0-9._-]+", new)
+        assert re.fullmatch(r"[A-Za-z0-9._/-]+", new)
         for pattern in rename.files:
             for path in folder.glob(pattern):
                 assert rename.old not in path.read_text(), path
@@ -141,7 +141,7 @@ def test_an_install_carries_the_kits_and_schemas_without_build_outputs(tmp_path:
     kits, schemas, name = done.stdout.split()
     assert Path(kits) == lib / "arena" / "kits" and Path(schemas) == lib / "arena" / "schemas"
     assert name == "fresh" and (tmp_path / "fresh" / "go.mod").read_text().startswith(
-        "module fresh"
+        "module arena/bots/fresh"
     )
 
 
@@ -149,3 +149,47 @@ def test_setup_leaves_out_the_same_build_caches_as_arena() -> None:
     text = (ROOT / "setup.py").read_text()
     [listed] = re.findall(r"^BUILD_CACHES = \((.*)\)$", text, re.M)
     assert set(re.findall(r'"([^"]+)"', listed)) == set(BUILD_CACHES)
+
+
+def test_a_name_holding_the_kits_own_name_is_kept_whole(tmp_path: Path) -> None:
+    """The kit's bot name inside the new name is not renamed twice (java-greedy-v2)."""
+    folder = tmp_path / "jg"
+    assert new_bot("java", folder, "java-greedy-v2") == "java-greedy-v2"
+    assert parse_bot(str(folder)).name == "java-greedy-v2"
+    assert "target/java-greedy-v2.jar" in (folder / "bot.toml").read_text()
+    assert "java-greedy.jar" not in (folder / "README.md").read_text()
+
+
+def test_a_go_bot_may_share_a_standard_packages_name(tmp_path: Path) -> None:
+    new_bot("go", tmp_path / "time")
+    assert (tmp_path / "time" / "go.mod").read_text().startswith("module arena/bots/time\n")
+
+
+def test_a_folder_that_cannot_be_made_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("x")
+    code, output = run_cli("new-bot", "go", str(tmp_path / "afile" / "sub"))
+    assert code == 1 and output.count("\n") == 1
+    assert output.startswith(f"Error: cannot write the new bot to {tmp_path / 'afile' / 'sub'}")
+    code, output = run_cli("new-bot", "python", str(tmp_path / "p"))
+    assert code == 1 and "sample_bots/python/arena_bot.py" in output
+
+
+def test_a_build_that_cannot_start_or_fails_is_one_line_naming_its_log(tmp_path: Path) -> None:
+    (tmp_path / "bot.toml").write_text('name = "b"\nbuild = "no-such-toolchain-x build"\n'
+                                       'run = "out/bot"\n')  # fmt: skip
+    code, output = run_cli("check-bot", str(tmp_path))
+    assert code == 1
+    assert output == (
+        "Error: bot 'b': its build needs 'no-such-toolchain-x', which is not installed "
+        "(not on PATH): see the bot's README for what it needs\n"
+    )
+    (tmp_path / "bot.toml").write_text(
+        'name = "b"\nbuild = "sh -c \'echo first clue; echo last words >&2; exit 3\'"\n'
+        'run = "out/bot"\n'
+    )
+    code, output = run_cli("check-bot", str(tmp_path))
+    assert code == 1 and output.count("\n") == 1
+    assert "failed (exit 3), ending 'last words'; its whole output: " in output
+    log = Path(output.rsplit(": ", 1)[1].strip())
+    assert "first clue" in log.read_text() and "last words" in log.read_text()
+    log.unlink()

@@ -21,6 +21,12 @@ import {
 } from "./protocol";
 import { choose } from "./strategy";
 
+// A console.log left in a strategy would write to stdout and garble the protocol (a fault):
+// send it to stderr, with console.error. Replies go out by process.stdout.write only.
+console.log = console.error;
+console.info = console.error;
+console.debug = console.error;
+
 const NAME = "typescript-greedy";
 const VERSION = "1.0";
 const PROTOCOL = 1;
