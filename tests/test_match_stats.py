@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import pytest
 
+from arena.match.schedule import MatchSchedule
 from arena.match.stats import (
     MIN_UNITS,
     Estimate,
@@ -27,6 +28,7 @@ from arena.match.stats import (
     unit_of_elo,
 )
 from arena.match.units import FinishedGame, Units
+from arena.tournament.schedule import GameIds, Plan, ScheduleError, round_games
 
 RUNS = 2000
 
@@ -181,3 +183,26 @@ def test_a_paired_unit_is_news_mean_score_minus_bases_on_the_same_deals() -> Non
     assert unit == pytest.approx((1.0 + 0.75) / 2 - (0.5 + 0.5) / 2)
     with pytest.raises(ValueError, match="2 games of 'new' but 0 of 'base'"):
         list(Units("new", "base", games_per_set=2, paired=True).add(games[:1] + games[2:3]))
+
+
+def test_the_match_schedule_seats_new_against_the_base_copies_in_whole_rounds() -> None:
+    schedule = MatchSchedule("new", ("base", "base-2", "base-3"), deals=2, max_games=20)
+    assert schedule.plan() == Plan("match", 24, (24, 24), 3, 8), "whole rounds of 2 deal sets"
+    rounds: list[list[tuple[str, ...]]] = []
+    while (tables := schedule.next_round(len(rounds) + 1, None)) is not None:
+        rounds.append(tables)
+    assert rounds == [[("new", "base", "base-2", "base-3")]] * 3
+    games = list(
+        round_games(rounds[0], number=1, first_ordinal=0, first_deal_set=0, deals=2, seed=7,
+                    ids=GameIds("match", deals=2, deal_sets=6))
+    )  # fmt: skip
+    assert len(games) == 8
+    assert sorted(game.seats.index("new") for game in games) == [0, 0, 1, 1, 2, 2, 3, 3]
+    resumed = MatchSchedule("new", ("base", "base-2", "base-3"), deals=2, max_games=20)
+    resumed.replay(rounds[0])
+    resumed.replay(rounds[1])
+    assert resumed.next_round(3, None) is not None and resumed.next_round(4, None) is None
+    with pytest.raises(ScheduleError, match="need names of their own"):
+        MatchSchedule("new", ("new", "base"), max_games=10)
+    with pytest.raises(ScheduleError, match=r"--players takes 2\.\.7, not 8"):
+        MatchSchedule("new", tuple(f"b{i}" for i in range(7)), max_games=10)
