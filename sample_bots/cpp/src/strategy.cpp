@@ -1,4 +1,6 @@
-// A greedy strategy, ported from sample_bots/python/greedy_bot.py:
+// A greedy strategy, ported from sample_bots/python/greedy_bot.py. Log to std::cerr:
+// std::cout carries the protocol, and a stray line there is read as a garbled reply (the
+// game is forfeit).
 //
 // - Following: win the trick as cheaply as possible; otherwise throw the lowest
 //   card. Void in the suit led: trump only when it matters (no trick yet this

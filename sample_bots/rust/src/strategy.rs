@@ -1,5 +1,8 @@
 //! The strategy: the one place to change how the bot plays.
 //!
+//! Log with `eprintln!`: stdout carries the protocol, and a stray `println!`
+//! there is read as a garbled reply (the game is forfeit).
+//!
 //! [`Strategy::choose`] gets each request's `state` (the seat's whole
 //! information set) and its `legal` moves, and returns one of them. The
 //! sample below is the greedy bot of `sample_bots/python/greedy_bot.py`,
