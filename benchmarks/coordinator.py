@@ -67,7 +67,7 @@ from arena.bots.sandbox import Capabilities
 from arena.tournament import skill
 from arena.tournament.commit import COMMIT_GAMES, writing
 from arena.tournament.runner import Tournament, open_store, run
-from arena.tournament.store import SCHEMA, SCHEMA_V2, Store
+from arena.tournament.store import SCHEMA, SCHEMA_V2, Store, run_script
 
 JSON = dict[str, Any]
 DASK = str(Path(sys.executable).with_name("dask"))
@@ -137,9 +137,7 @@ def store_rows_floor(games: int, seats: int = 4) -> float:
             db.execute("PRAGMA journal_mode=WAL")
             writing(db)
             for script in (SCHEMA, SCHEMA_V2):
-                for statement in script.split(";"):
-                    if statement.strip():
-                        db.execute(statement)
+                run_script(db, script)
             db.executemany(
                 "INSERT INTO bots (name, command, files_hash) VALUES (?, '', '')",
                 [(bot,) for bot in bots],

@@ -293,7 +293,7 @@ class Store:
             self.db.execute("ALTER TABLE bots ADD COLUMN retired INTEGER NOT NULL DEFAULT 0")
             self.db.execute("ALTER TABLE games ADD COLUMN round INTEGER NOT NULL DEFAULT 1")
             self.db.execute("ALTER TABLE games ADD COLUMN table_no INTEGER NOT NULL DEFAULT 0")
-            _run_script(self.db, SCHEMA_V2)
+            run_script(self.db, SCHEMA_V2)
             last = self.db.execute("SELECT max(ordinal) FROM games").fetchone()[0]
             if last is not None:
                 self.db.execute(
@@ -795,7 +795,8 @@ def open_existing(folder: Path) -> Store:
         raise StoreError(f"{path}: not a usable results store: {error}") from None
 
 
-def _run_script(db: sqlite3.Connection, script: str) -> None:
+def run_script(db: sqlite3.Connection, script: str) -> None:
+    """Run each statement of ``script`` (the schema), one at a time."""
     for statement in script.split(";"):
         if statement.strip():
             db.execute(statement)
@@ -809,8 +810,8 @@ def _create(
     sandbox: Sequence[str],
 ) -> None:
     db.execute("BEGIN IMMEDIATE")
-    _run_script(db, SCHEMA)
-    _run_script(db, SCHEMA_V2)
+    run_script(db, SCHEMA)
+    run_script(db, SCHEMA_V2)
     meta = {
         "schema_version": SCHEMA_VERSION,
         "config": config,
