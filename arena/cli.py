@@ -22,13 +22,16 @@ from tqdm import tqdm
 
 from arena import __version__
 from arena.bots.player import ProcessPlayer
-from arena.bots.sandbox import PROTECTIONS, SandboxRequest, detect
+from arena.bots.sandbox import PROTECTIONS, Capabilities, SandboxRequest, detect
 from arena.bots.selftest import ATTACKS, run_attacks
 from arena.bots.spec import build_bot, parse_bots
 from arena.checkbot import check_bot
 from arena.errors import ArenaError, UsageProblem
 from arena.files import check_makeable
 from arena.game.rules import OPTION_NAMES, Rules, rules_from
+from arena.match.result import MatchTest, match_result
+from arena.match.schedule import DEAL_SETS_PER_ROUND
+from arena.match.settings import DEFAULT_MAX_GAMES, DEFAULT_PLAYERS, MatchFlags, resolve_match
 from arena.newbot import new_bot
 from arena.protocol import Limits
 from arena.referee import play_game, read_replay, write_replay
@@ -48,7 +51,9 @@ from arena.tournament.runner import (
     DEFAULT_CONFIDENCE,
     DEFAULT_ROUNDS,
     MAX_GAMES,
+    Outcome,
     Setup,
+    Tournament,
     describe_plan,
     open_store,
     resume_command,
@@ -57,7 +62,7 @@ from arena.tournament.runner import (
 )
 from arena.tournament.schedule import SCHEDULES
 from arena.tournament.settings import Flags, Settings, resolve
-from arena.tournament.store import open_existing
+from arena.tournament.store import Store, open_existing
 
 if TYPE_CHECKING:
     from arena.tournament.cluster import DaskExecutor
@@ -706,77 +711,33 @@ def tournament(dry_run: bool, quiet: bool, **given: Any) -> None:
         domain(partial(build_bot, spec))
     # After the build: a league knows a bot by the files it runs, build outputs included.
     event = domain(partial(settle, event, folder, settings.updates))
-    address, wanted, chosen_pin = settings.dask, list(settings.sandbox.wanted), settings.pin
 
-    def notice(text: str) -> None:
-        click.echo(f"\n{text}", err=True)
+    def announce(store: Store) -> None:
+        click.echo(
+            f"Tournament {label}: {len(settings.tournament.bots)} bots, "
+            f"{event.players} per table, "
+            f"{event.schedule}, {plan.games:,} games ({store.done():,} done) -> {folder}"
+        )
 
-    with ExitStack() as stack:
-        stack.enter_context(stop_like_ctrl_c())
-        executor: DaskExecutor | None = None
-        layers = None
-        if address:
-            try:
-                executor = stack.enter_context(closing(cluster_for(address, notice)))
-                setup = Setup.of(event, sandbox, folder, wanted)
-                layers = domain(partial(executor.check, setup, pin=chosen_pin))
-            except KeyboardInterrupt as interrupt:
-                click.echo(
-                    f"{stopped_by(interrupt)} before any game: nothing was written.", err=True
-                )
-                sys.exit(exit_status(interrupt))
-            if not quiet:
-                count = len(executor.workers)
-                threads = sum(worker.nthreads for worker in executor.workers.values())
-                click.echo(
-                    f"Dask cluster {executor.address}: {count} worker{'s' * (count != 1)}, "
-                    f"{threads} thread{'s' * (threads != 1)}; each started every bot"
-                )
-        try:  # a resume checks the whole file first, which takes a while on a large one
-            store = stack.enter_context(
-                closing(domain(partial(open_store, event, folder, sandbox, layers=layers)))
-            )
-        except KeyboardInterrupt as interrupt:
-            how = stopped_by(interrupt)
-            click.echo(f"{how} before any game: rerun the command to start.", err=True)
-            sys.exit(exit_status(interrupt))
-        if not quiet:
-            click.echo(
-                f"Tournament {label}: {len(settings.tournament.bots)} bots, "
-                f"{event.players} per table, "
-                f"{event.schedule}, {plan.games:,} games ({store.done():,} done) -> {folder}"
-            )
-        bar = None if quiet else ProgressBar()
-        try:
-            outcome = run(
-                event,
-                store,
-                jobs=settings.jobs,
-                pin=chosen_pin,
-                sandbox=sandbox,
-                progress=bar.update if bar else None,
-                notice=notice,
-                executor=executor,
-                required=wanted,
-            )
-        except KeyboardInterrupt as interrupt:
-            if bar:
-                bar.finish()
-            click.echo(
-                f"{stopped_by(interrupt)}: {store.done()} of {store.total()} games are saved in "
-                f"{folder}. Resume with: {resume_command()}",
-                err=True,
-            )
-            sys.exit(exit_status(interrupt))
-        except ArenaError as error:
-            if bar:
-                bar.finish()
-            raise click.ClickException(
-                f"{error} ({store.done()} of {store.total()} games are saved in {folder}; "
-                "rerun the command to resume)"
-            ) from None
-        if bar:
-            bar.finish()
+    def stopped(store: Store, how: str) -> None:
+        click.echo(
+            f"{how}: {store.done()} of {store.total()} games are saved in "
+            f"{folder}. Resume with: {resume_command()}",
+            err=True,
+        )
+
+    outcome = play_event(
+        event,
+        folder,
+        sandbox,
+        list(settings.sandbox.wanted),
+        jobs=settings.jobs,
+        pin=settings.pin,
+        dask=settings.dask,
+        bar=None if quiet else ProgressBar(),
+        announce=None if quiet else announce,
+        stopped=stopped,
+    )
     rate = outcome.played / outcome.seconds if outcome.seconds > 0 else 0.0
     if outcome.stopped:
         click.echo(
@@ -791,6 +752,257 @@ def tournament(dry_run: bool, quiet: bool, **given: Any) -> None:
     )
 
 
+def play_event(
+    event: Tournament,
+    folder: Path,
+    sandbox: Capabilities | None,
+    wanted: Sequence[str],
+    *,
+    jobs: int,
+    pin: bool,
+    dask: str | None,
+    bar: ProgressBar | None,
+    announce: Callable[[Store], None] | None,
+    stopped: Callable[[Store, str], None],
+    done: Callable[[Store, Outcome], None] | None = None,
+) -> Outcome:
+    """Play ``event``'s games into ``folder`` (a tournament's, a match's), here or on a Dask
+    cluster; ``event``'s bots are built already.
+
+    ``announce`` is called once the store is open (to say what is played); ``stopped`` is
+    told of a Ctrl-C (or SIGTERM) before the command exits with its status;
+    ``done`` reads the store after the last game, while it is open.
+    """
+
+    def notice(text: str) -> None:
+        click.echo(f"\n{text}", err=True)
+
+    with ExitStack() as stack:
+        stack.enter_context(stop_like_ctrl_c())
+        executor: DaskExecutor | None = None
+        layers = None
+        if dask:
+            try:
+                executor = stack.enter_context(closing(cluster_for(dask, notice)))
+                setup = Setup.of(event, sandbox, folder, wanted)
+                layers = domain(partial(executor.check, setup, pin=pin))
+            except KeyboardInterrupt as interrupt:
+                click.echo(
+                    f"{stopped_by(interrupt)} before any game: nothing was written.", err=True
+                )
+                sys.exit(exit_status(interrupt))
+            if bar:
+                count = len(executor.workers)
+                threads = sum(worker.nthreads for worker in executor.workers.values())
+                click.echo(
+                    f"Dask cluster {executor.address}: {count} worker{'s' * (count != 1)}, "
+                    f"{threads} thread{'s' * (threads != 1)}; each started every bot",
+                    err=True,
+                )
+        try:  # a resume checks the whole file first, which takes a while on a large one
+            store = stack.enter_context(
+                closing(domain(partial(open_store, event, folder, sandbox, layers=layers)))
+            )
+        except KeyboardInterrupt as interrupt:
+            how = stopped_by(interrupt)
+            click.echo(f"{how} before any game: rerun the command to start.", err=True)
+            sys.exit(exit_status(interrupt))
+        if announce:
+            announce(store)
+        try:
+            outcome = run(
+                event,
+                store,
+                jobs=jobs,
+                pin=pin,
+                sandbox=sandbox,
+                progress=bar.update if bar else None,
+                notice=notice,
+                executor=executor,
+                required=wanted,
+            )
+        except KeyboardInterrupt as interrupt:
+            if bar:
+                bar.finish()
+            stopped(store, stopped_by(interrupt))
+            sys.exit(exit_status(interrupt))
+        except ArenaError as error:
+            if bar:
+                bar.finish()
+            raise click.ClickException(
+                f"{error} ({store.done()} of {store.total()} games are saved in {folder}; "
+                "rerun the command to resume)"
+            ) from None
+        if bar:
+            bar.finish()
+        if done:
+            done(store, outcome)
+    return outcome
+
+
+MATCH_FORMATS = ("table", "json")
+
+
+@main.command()
+@click.argument("new", metavar="NEW")
+@click.argument("base", metavar="BASE")
+@click.option(
+    "--field",
+    multiple=True,
+    metavar="BOT",
+    help="Opponents (repeatable): NEW and BASE each play the same deals against the same "
+    "opponents drawn from them, and each deal set's unit is the paired difference. "
+    "Without a field the opponents are copies of BASE.",
+)
+@click.option(
+    "--players", type=int, default=None, show_default=str(DEFAULT_PLAYERS), help="Seats (2..7)."
+)
+@click.option(
+    "--deals",
+    type=int,
+    default=None,
+    show_default=str(DEAL_SETS_PER_ROUND),
+    help="Deal sets a round: the test is checked after each round, and up to two rounds "
+    "play at once (more --jobs than 2x this many tables wait).",
+)
+@click.option("--sprt", is_flag=True, help="Stop as soon as the sequential test decides.")
+@click.option(
+    "--elo0", type=float, default=0.0, show_default=True, help="H0: NEW is this Elo better at most."
+)
+@click.option(
+    "--elo1",
+    type=float,
+    default=5.0,
+    show_default=True,
+    help="H1: NEW is this Elo better at least.",
+)
+@click.option(
+    "--alpha", type=float, default=0.05, show_default=True, help="The rate of H1 when H0 holds."
+)
+@click.option(
+    "--beta", type=float, default=0.05, show_default=True, help="The rate of H0 when H1 holds."
+)
+@click.option(
+    "--max-games",
+    type=click.IntRange(min=1),
+    default=None,
+    show_default=f"{DEFAULT_MAX_GAMES:,}",
+    help="The most games (whole rounds); without --sprt, the games played. A rerun with more "
+    "goes on in the same folder.",
+)
+@click.option(
+    "--jobs", type=click.IntRange(min=1), default=None, show_default="1", help="Games at once."
+)
+@click.option("--pin/--no-pin", default=True, help="One CPU per worker (as for tournament).")
+@click.option(
+    "--dask", default=None, metavar="ADDRESS", help="Play on a Dask cluster (as for tournament)."
+)
+@click.option(
+    "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Match seed."
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    show_default="results/match-NEW-vs-BASE",
+    help="Results folder.",
+)
+@rule_option
+@limit_options
+@sandbox_options
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(MATCH_FORMATS),
+    default="table",
+    show_default=True,
+    help="json: one stable object at the end.",
+)
+@click.option("--quiet", is_flag=True, help="No progress line.")
+def match(fmt: str, quiet: bool, **given: Any) -> None:
+    """Is NEW better than BASE? Duplicate deals, scored by place, with a sequential test.
+
+    Without --field, NEW plays every deal set in every seat against K-1
+    copies of BASE (K = --players); a deal set's unit is NEW's mean score
+    minus 1/2. With --field, NEW and BASE each play the same deal sets, seats
+    and opponents, and the unit is NEW's mean score minus BASE's. A game
+    scores (K - place) / (K - 1), tied places sharing their mean. Elo is the
+    logistic Elo of NEW's score s = 1/2 + mean unit: -400 log10(1/s - 1)
+    (for K = 2 without a field, chess's Elo). --sprt runs a GSPRT of elo0
+    against elo1 on the units (a normal approximation, as fastchess's
+    normalized model) and stops with H1 (NEW better), H0 (not better by the
+    margin) or inconclusive at --max-games. Ctrl-C prints the result so
+    far; rerunning the same command resumes.
+
+    \b
+    Example:
+        arena match v2=sample_bots/python/greedy_bot.py \\
+            v1=sample_bots/python/random_bot.py --sprt --jobs 2
+    """
+    settings = domain(partial(resolve_match, MatchFlags(**given)))
+    event, design, folder = settings.tournament, settings.design, settings.folder
+    sandbox = domain(settings.sandbox.capabilities)
+    for spec in settings.given:
+        domain(partial(build_bot, spec))
+    # The runner's own test reads rounds as they are rated; this one, for the progress
+    # line, reads them too as the bar moves (each round once).
+    live = MatchTest(design, event.players)
+
+    def status(store: Store) -> str:
+        live.read(store, store.rated_rounds())
+        lower, upper = live.sprt.bounds
+        return (
+            f"diff {live.running.mean:+.4f}, LLR {live.sprt.llr(live.running):.2f} "
+            f"[{lower:.2f}, {upper:.2f}]"
+        )
+
+    opened: list[Store] = []
+
+    def announce(store: Store) -> None:
+        opened.append(store)
+        if quiet:
+            return
+        count = len(design.opponents)
+        against = f"a field of {count}" if design.paired else f"{count} x {design.base}"
+        click.echo(
+            f"Match {design.new} vs {design.base}: {event.players} seats, against {against}, "
+            f"{'SPRT' if design.sprt else 'fixed length'}, at most "
+            f"{domain(event.plan).games:,} games ({store.done():,} done) -> {folder}",
+            err=fmt == "json",  # stdout holds the one JSON object
+        )
+
+    def show(store: Store) -> None:
+        made = domain(partial(store.guarded, partial(match_result, store, design, event.players)))
+        if fmt == "json":
+            click.echo(json.dumps(made.to_dict()))
+        else:
+            click.echo("\n".join(made.lines()))
+
+    def stopped(store: Store, how: str) -> None:
+        show(store)
+        click.echo(
+            f"{how}: {store.done()} games are saved in {folder}. Resume with: {resume_command()}",
+            err=True,
+        )
+
+    bar = None
+    if not quiet:
+        bar = ProgressBar(lambda: status(opened[0]) if opened else "")
+    play_event(
+        event,
+        folder,
+        sandbox,
+        list(settings.sandbox.wanted),
+        jobs=settings.jobs,
+        pin=settings.pin,
+        dask=settings.dask,
+        bar=bar,
+        announce=announce,
+        stopped=stopped,
+        done=lambda store, outcome: show(store),
+    )
+
+
 class ProgressBar:
     """Games done / total, games per second and ETA, on stderr while it is a terminal.
 
@@ -801,8 +1013,10 @@ class ProgressBar:
     only.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, status: Callable[[], str] | None = None) -> None:
         self.bar: tqdm[Never] | None = None
+        #: What the line shows after the ETA (a match: its score difference and LLR).
+        self.status = status
 
     def update(self, done: int, total: int, seconds: float) -> None:
         """Move the bar to ``done`` of ``total`` games (``seconds``: tqdm keeps its own clock)."""
@@ -817,10 +1031,12 @@ class ProgressBar:
                 dynamic_ncols=True,
                 smoothing=0.05,
                 bar_format="{percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} games, "
-                "{rate_fmt}, ETA {remaining}",
+                "{rate_fmt}, ETA {remaining}{postfix}",
             )
         if bar.total != total:
             bar.total = total
+        if self.status is not None:
+            bar.set_postfix_str(self.status(), refresh=False)
         bar.update(done - bar.n)
 
     def finish(self) -> None:

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import pytest
 
-from arena.match.schedule import MatchSchedule
+from arena.match.schedule import MatchDesign, MatchIds, MatchSchedule, sent_id
 from arena.match.stats import (
     MIN_UNITS,
     Estimate,
@@ -27,8 +27,8 @@ from arena.match.stats import (
     seat_scores,
     unit_of_elo,
 )
-from arena.match.units import FinishedGame, Units
-from arena.tournament.schedule import GameIds, Plan, ScheduleError, round_games
+from arena.match.units import FinishedGame, Unit, Units
+from arena.tournament.schedule import Plan, ScheduleError, round_games
 
 RUNS = 2000
 
@@ -156,19 +156,27 @@ def rotations(
     """The games of one deal set: ``table`` rotated once per game, placements by seat."""
     k = len(table)
     return [
-        FinishedGame(deal_set, tuple(table[(seat + turn) % k] for seat in range(k)), places)
+        FinishedGame(
+            deal_set * 10 + turn, deal_set, tuple(table[(seat + turn) % k] for seat in range(k)),
+            places,
+        )
         for turn, places in enumerate(placements)
-    ]
+    ]  # fmt: skip
+
+
+def values(units: Iterable[Unit]) -> list[float]:
+    return [unit.value for unit in units]
 
 
 def test_a_unit_is_news_mean_score_over_a_complete_deal_set_minus_a_half() -> None:
     units = Units("new", "base", games_per_set=4, paired=False)
-    table = ("new", "base", "base-2", "base-3")
+    table = ("new", "base", "base~2", "base~3")
     always_first = rotations(0, table, [(1, 2, 3, 4), (2, 3, 4, 1), (3, 4, 1, 2), (4, 1, 2, 3)])
     as_dealt = rotations(1, table, [(1, 2, 3, 4)] * 4)  # seat 0 wins: NEW sits there once
     assert list(units.add(always_first[:3])) == [], "an incomplete deal set is not a unit"
-    assert list(units.add([as_dealt[0], always_first[3]])) == [0.5]
-    assert list(units.add(as_dealt[1:])) == [pytest.approx(0.0)]
+    [first] = units.add([as_dealt[0], always_first[3]])
+    assert first == Unit(0, 0.5, (0, 1, 2, 3)), "the games it was made of, in schedule order"
+    assert values(units.add(as_dealt[1:])) == [pytest.approx(0.0)]
 
 
 def test_a_paired_unit_is_news_mean_score_minus_bases_on_the_same_deals() -> None:
@@ -176,33 +184,61 @@ def test_a_paired_unit_is_news_mean_score_minus_bases_on_the_same_deals() -> Non
     games = rotations(3, ("new", "x", "y"), [(1, 2, 3), (2, 1, 3)])[:1]
     games += rotations(3, ("base", "x", "y"), [(2, 1, 3), (3, 1, 2)])[:1]
     games += [
-        FinishedGame(3, ("x", "new", "y"), (1, 1, 3)),
-        FinishedGame(3, ("x", "base", "y"), (1, 2, 3)),
+        FinishedGame(31, 3, ("x", "new", "y"), (1, 1, 3)),
+        FinishedGame(32, 3, ("x", "base", "y"), (1, 2, 3)),
     ]
-    [unit] = units.add(games)
-    assert unit == pytest.approx((1.0 + 0.75) / 2 - (0.5 + 0.5) / 2)
+    assert values(units.add(games)) == [pytest.approx((1.0 + 0.75) / 2 - (0.5 + 0.5) / 2)]
     with pytest.raises(ValueError, match="2 games of 'new' but 0 of 'base'"):
         list(Units("new", "base", games_per_set=2, paired=True).add(games[:1] + games[2:3]))
 
 
-def test_the_match_schedule_seats_new_against_the_base_copies_in_whole_rounds() -> None:
-    schedule = MatchSchedule("new", ("base", "base-2", "base-3"), deals=2, max_games=20)
-    assert schedule.plan() == Plan("match", 24, (24, 24), 3, 8), "whole rounds of 2 deal sets"
+def all_rounds(schedule: MatchSchedule) -> list[list[tuple[str, ...]]]:
     rounds: list[list[tuple[str, ...]]] = []
     while (tables := schedule.next_round(len(rounds) + 1, None)) is not None:
         rounds.append(tables)
-    assert rounds == [[("new", "base", "base-2", "base-3")]] * 3
+    return rounds
+
+
+def test_the_match_schedule_seats_new_against_the_base_copies_in_whole_rounds() -> None:
+    design = MatchDesign("new", "base", ("base", "base~2", "base~3"), False, deals=2)
+    schedule = MatchSchedule(design, players=4, rounds=3, seed=7)
+    assert schedule.plan() == Plan("match", 24, (24, 24), 3, 8), "whole rounds of 2 deal sets"
+    rounds = all_rounds(schedule)
+    assert rounds == [[("new", "base", "base~2", "base~3")] * 2] * 3
     games = list(
-        round_games(rounds[0], number=1, first_ordinal=0, first_deal_set=0, deals=2, seed=7,
-                    ids=GameIds("match", deals=2, deal_sets=6))
+        round_games(rounds[0], number=1, first_ordinal=0, first_deal_set=0, deals=1, seed=7,
+                    ids=MatchIds(paired=False))
     )  # fmt: skip
-    assert len(games) == 8
+    assert [game.game_id for game in games[3:5]] == ["m000000-r3", "m000001-r0"]
     assert sorted(game.seats.index("new") for game in games) == [0, 0, 1, 1, 2, 2, 3, 3]
-    resumed = MatchSchedule("new", ("base", "base-2", "base-3"), deals=2, max_games=20)
+    resumed = MatchSchedule(design, players=4, rounds=3, seed=7)
     resumed.replay(rounds[0])
     resumed.replay(rounds[1])
     assert resumed.next_round(3, None) is not None and resumed.next_round(4, None) is None
-    with pytest.raises(ScheduleError, match="need names of their own"):
-        MatchSchedule("new", ("new", "base"), max_games=10)
+    with pytest.raises(ScheduleError, match="holds another match"):
+        MatchSchedule(design, players=4, rounds=3, seed=7).replay([("new", "x", "y", "z")])
     with pytest.raises(ScheduleError, match=r"--players takes 2\.\.7, not 8"):
-        MatchSchedule("new", tuple(f"b{i}" for i in range(7)), max_games=10)
+        MatchSchedule(design, players=8, rounds=3, seed=7)
+
+
+def test_with_a_field_new_and_base_share_deals_seats_opponents_and_sent_ids() -> None:
+    design = MatchDesign("new", "base", ("a", "b", "c", "d"), True, deals=3)
+    rounds = all_rounds(MatchSchedule(design, players=3, rounds=2, seed=5))
+    assert rounds == all_rounds(MatchSchedule(design, players=3, rounds=2, seed=5)), "seeded"
+    assert rounds[0] != rounds[1], "each round draws its own opponents"
+    for tables in rounds:
+        assert len(tables) == 6
+        for ours, theirs in zip(tables[::2], tables[1::2], strict=True):
+            assert (ours[0], theirs[0]) == ("new", "base") and ours[1:] == theirs[1:]
+            assert len(set(ours[1:])) == 2 and set(ours[1:]) <= set(design.opponents)
+    games = list(
+        round_games(rounds[0], number=1, first_ordinal=0, first_deal_set=0, deals=1, seed=5,
+                    ids=MatchIds(paired=True), tables_per_deal=2)
+    )  # fmt: skip
+    assert len(games) == 18 and len({game.game_id for game in games}) == 18
+    for new, base in zip(games[0:3] + games[6:9], games[3:6] + games[9:12], strict=True):
+        assert (new.deal_set, new.seed, new.rotation) == (base.deal_set, base.seed, base.rotation)
+        assert [bot.replace("new", "base") for bot in new.seats] == list(base.seats)
+        assert new.game_id.endswith("~new") and base.game_id.endswith("~base")
+        assert sent_id(new.game_id) == sent_id(base.game_id) == new.game_id[: -len("~new")]
+    assert [game.deal_set for game in games[::3]] == [0, 0, 1, 1, 2, 2]

@@ -16,14 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple, Protocol
 
 from arena.match.stats import seat_scores
 
 
-@dataclass(frozen=True)
-class FinishedGame:
+class FinishedGame(NamedTuple):
     """What a unit needs of one finished game."""
 
+    ordinal: int
     deal_set: int
     #: The bots in seat order.
     seats: tuple[str, ...]
@@ -31,9 +32,42 @@ class FinishedGame:
     placements: tuple[int, ...]
 
 
+class Played(Protocol):
+    """A finished game as :meth:`Units.add` reads it (a :class:`FinishedGame`, a row of
+    the store)."""
+
+    @property
+    def ordinal(self) -> int:
+        """Its place in the schedule."""
+        ...
+
+    @property
+    def deal_set(self) -> int:
+        """The deal set it plays."""
+        ...
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """The bots in seat order."""
+        ...
+
+    @property
+    def placements(self) -> tuple[int, ...]:
+        """Placements in seat order."""
+        ...
+
+
+class Unit(NamedTuple):
+    """One deal set's unit, and the games it was made of (ordinals, in schedule order)."""
+
+    deal_set: int
+    value: float
+    games: tuple[int, ...]
+
+
 @dataclass
 class _Set:
-    games: int = 0
+    games: list[int] = field(default_factory=list)
     scores: dict[str, list[float]] = field(default_factory=dict)
 
 
@@ -52,18 +86,18 @@ class Units:
         self.paired = paired
         self._open: dict[int, _Set] = {}
 
-    def add(self, games: Iterable[FinishedGame]) -> Iterator[float]:
+    def add(self, games: Iterable[Played]) -> Iterator[Unit]:
         """Take in games; yield the unit of each deal set they complete, in order."""
         for game in games:
             current = self._open.setdefault(game.deal_set, _Set())
-            current.games += 1
+            current.games.append(game.ordinal)
             scores = seat_scores(game.placements)
             for bot, score in zip(game.seats, scores, strict=True):
                 if bot in (self.new, self.base):
                     current.scores.setdefault(bot, []).append(score)
-            if current.games == self.games_per_set:
+            if len(current.games) == self.games_per_set:
                 del self._open[game.deal_set]
-                yield self._unit(game.deal_set, current)
+                yield Unit(game.deal_set, self._unit(game.deal_set, current), tuple(current.games))
 
     def _unit(self, deal_set: int, played: _Set) -> float:
         new = played.scores.get(self.new, [])

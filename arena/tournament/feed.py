@@ -21,10 +21,9 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from arena.tournament.ratings import StopRule
-from arena.tournament.schedule import GameIds, ScheduledGame, Strategy, round_games
+from arena.tournament.schedule import Ids, ScheduledGame, Standings, Strategy, round_games
 from arena.tournament.store import Store
 
 #: Games left in the queue below which the next round is made ahead of need (when it may be).
@@ -32,6 +31,22 @@ AHEAD = 32
 #: Most games stored (and queued in memory) at once: a round larger than this (a block of a
 #: round-robin with many deal sets) is stored a chunk at a time as it is played.
 CHUNK = 4096
+
+
+class RoundStop(Protocol):
+    """A rule that may end the schedule at a round boundary: a league's ordered top
+    (:class:`arena.tournament.ratings.StopRule`), a match's sequential test."""
+
+    def settings(self, rounds: int | None) -> dict[str, Any]:
+        """What a stop is kept with (``rounds``: the plan's); a rerun whose settings differ
+        lifts the stop and goes on."""
+        ...
+
+    def reached(self, boundary: int, standings: Standings, store: Store) -> dict[str, Any] | None:
+        """None to go on after round ``boundary`` (every game of rounds <= ``boundary`` is
+        finished and rated; ``standings`` are the ratings then), else what the stop is
+        recorded with."""
+        ...
 
 
 @dataclass
@@ -56,8 +71,9 @@ class Feed:
         *,
         deals: int,
         seed: int,
-        ids: GameIds,
-        stop: StopRule | None = None,
+        ids: Ids,
+        stop: RoundStop | None = None,
+        tables_per_deal: int = 1,
         field: Sequence[str] = (),
         newcomer: tuple[float, float] = (25.0, 25.0 / 3),
     ) -> None:
@@ -66,6 +82,8 @@ class Feed:
         self.deals = deals
         self.seed = seed
         self.ids = ids
+        #: Consecutive tables that play the same deal sets (see round_games).
+        self.tables_per_deal = tables_per_deal
         self.stop = stop
         #: The bots playing now; pairing and the stop rule read only theirs.
         self.field = list(field)
@@ -104,7 +122,7 @@ class Feed:
                 number, last_tables, first, store.first_deal_set(first), last - first + 1,
                 self.scheduled - first,
             )  # fmt: skip
-            self.deal_set = self.partial.first_deal_set + len(last_tables) * deals
+            self.deal_set = self.partial.first_deal_set + self._deal_sets(last_tables)
 
     def take(self, count: int) -> list[ScheduledGame]:
         """Up to ``count`` games that may be played now, in schedule order (maybe none yet)."""
@@ -161,9 +179,10 @@ class Feed:
     # ------------------------------------------------------------------ internals
 
     def _stop_settings(self) -> dict[str, Any]:
-        plan = self.strategy.plan()
-        rule = [self.stop.top, self.stop.confidence] if self.stop else None
-        return {"rounds": plan.rounds, "stop": rule}
+        rounds = self.strategy.plan().rounds
+        if self.stop is None:
+            return {"rounds": rounds, "stop": None}
+        return self.stop.settings(rounds)
 
     def _schedule_next(self) -> bool:
         """Store the next chunk of a round, or make and store the next round; False when
@@ -185,12 +204,13 @@ class Feed:
                 standings = {bot: rated.get(bot, self.newcomer) for bot in self.field}
                 if self.stop is not None and boundary > self.checked:
                     self.checked = boundary
-                    if self.stop.holds(standings):
+                    reached = self.stop.reached(boundary, standings, self.store)
+                    if reached is not None:
                         self._end(
                             stopped={
                                 "after_round": boundary,
                                 "last_round": self.number,
-                                "weakest": round(self.stop.weakest(standings), 4),
+                                **reached,
                                 "settings": self._stop_settings(),
                             }
                         )
@@ -205,7 +225,7 @@ class Feed:
         partial = _Partial(number, tables, self.scheduled, self.deal_set, size, 0)
         made = self.store.schedule_round(number, tables, self._chunk(partial), size=size)
         self._stored(partial, made)
-        self.deal_set += len(tables) * self.deals
+        self.deal_set += self._deal_sets(tables)
         self.number = number
         return True
 
@@ -222,8 +242,13 @@ class Feed:
                 ids=self.ids,
                 start=partial.stored,
                 stop=partial.stored + CHUNK,
+                tables_per_deal=self.tables_per_deal,
             )
         )
+
+    def _deal_sets(self, tables: Sequence[tuple[str, ...]]) -> int:
+        """The deal sets a round of ``tables`` plays."""
+        return len(tables) // self.tables_per_deal * self.deals
 
     def _stored(self, partial: _Partial, made: list[ScheduledGame]) -> None:
         """Queue games just stored; the round is partial until all of it is stored."""

@@ -26,6 +26,7 @@ import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import trueskill
 
@@ -106,6 +107,20 @@ class StopRule:
     def holds(self, standings: Mapping[str, tuple[float, float]]) -> bool:
         """Whether the top is ordered well enough to stop."""
         return self.weakest(standings) >= self.confidence
+
+    def settings(self, rounds: int | None) -> dict[str, Any]:
+        """What a stop is kept with: a rerun with other settings (more rounds, another
+        rule) lifts it and goes on (see :class:`arena.tournament.feed.Feed`)."""
+        return {"rounds": rounds, "stop": [self.top, self.confidence]}
+
+    def reached(
+        self, boundary: int, standings: Mapping[str, tuple[float, float]], store: object
+    ) -> dict[str, Any] | None:
+        """Whether the schedule stops after round ``boundary``: None to go on, else what
+        the stop is recorded with (the weakest pair's probability)."""
+        if not self.holds(standings):
+            return None
+        return {"weakest": round(self.weakest(standings), 4)}
 
 
 def ordered_probability(above: tuple[float, float], below: tuple[float, float]) -> float:

@@ -34,6 +34,8 @@ from arena.bots.sandbox import Capabilities, become_subreaper
 from arena.bots.spec import BUILD_CACHES, BotSpec
 from arena.errors import ArenaError, BotFault, FaultKind
 from arena.game import Rules
+from arena.match.result import MatchTest
+from arena.match.schedule import MatchDesign, MatchIds, MatchSchedule, sent_id
 from arena.protocol import Limits
 from arena.referee import GameResult, Player, play_game, write_replay
 from arena.signals import STOPPING, Stopped, ignore_interrupts
@@ -91,6 +93,8 @@ class Tournament:
     rounds: int | None = None
     #: Sampled and Swiss: end early once the top is ordered (checked at round boundaries).
     stop: StopRule | None = None
+    #: A match (schedule "match", see :mod:`arena.match`): NEW, BASE, the opponents, the test.
+    match: MatchDesign | None = None
 
     def key(self) -> dict[str, Any]:
         """The configuration as stored, and compared on resume.
@@ -113,10 +117,15 @@ class Tournament:
             key["schedule"] = self.schedule
             key["rounds"] = self.rounds
             key["stop"] = [self.stop.top, self.stop.confidence] if self.stop else None
+        if self.match is not None:
+            key["match"] = self.match.key()
         return key
 
     def growable(self) -> tuple[str, ...]:
-        """Keys of :meth:`key` that a rerun may change (a league goes on with more rounds)."""
+        """Keys of :meth:`key` that a rerun may change (a league goes on with more rounds,
+        a match with more games)."""
+        if self.schedule == "match":
+            return ("rounds",)
         return () if self.schedule == "round-robin" else ("rounds", "stop", "bots")
 
     def strategy(self) -> Strategy:
@@ -127,6 +136,12 @@ class Tournament:
                 table, bad rounds, or a stop rule where none applies.
         """
         names = [spec.name for spec in self.bots]
+        if self.schedule == "match":
+            if self.match is None or self.rounds is None:
+                raise ScheduleError("a match needs its design and its rounds")
+            return MatchSchedule(
+                self.match, players=self.players, rounds=self.rounds, seed=self.seed
+            )
         if self.schedule == "round-robin":
             if self.stop is not None:
                 raise ScheduleError(
@@ -191,6 +206,17 @@ class Tournament:
         """The games of ``store`` to play, the next rounds made as they are needed."""
         environment = Environment.for_table(self.players)
         strategy = self.strategy()
+        if self.match is not None:
+            return Feed(
+                strategy,
+                store,
+                deals=self.deals,
+                seed=self.seed,
+                ids=MatchIds(paired=self.match.paired),
+                stop=MatchTest(self.match, self.players) if self.match.sprt else None,
+                field=[spec.name for spec in self.bots],
+                tables_per_deal=self.match.tables_per_deal(),
+            )
         # A round-robin's ids are as wide as its count of deal sets (its games / seats).
         deal_sets = strategy.plan().games // self.players
         return Feed(
@@ -335,6 +361,8 @@ def settle(tournament: Tournament, folder: Path, update: Collection[str] = ()) -
     names = {spec.name for spec in tournament.bots}
     for name in sorted(set(update) - names):
         raise ScheduleError(f"--update {name}: no bot of that name is given")
+    if tournament.schedule == "match":
+        return tournament  # a match keeps its bots: a changed one is refused by the store
     if tournament.schedule != "round-robin":
         for name in sorted(name for name in names if "@" in name):
             raise ScheduleError(
@@ -438,6 +466,7 @@ def usable_jobs(tournament: Tournament, jobs: int) -> tuple[int, str | None]:
     # next round while one plays (a round-robin's plan is all there at once).
     per_table = math.ceil(table / TABLE_TASK)
     gated = tournament.schedule == "swiss" or tournament.stop is not None
+    # A match's round is made while the one before plays (it waits for the one before that).
     rounds = 1 if gated or plan.per_round is None else 2
     tables = max(1, (plan.per_round or plan.games) // table * per_table * rounds)
     available = _available_mib()
@@ -831,7 +860,7 @@ class Seats:
             players,
             self.setup.rules,
             seed=game.seed,
-            game_id=game.game_id,
+            game_id=sent_id(game.game_id),
             limits=self.setup.limits,
             header_extra={"sandbox": list(self.sandbox.layers) if self.sandbox else []},
         )

@@ -147,15 +147,18 @@ def round_games(
     first_deal_set: int,
     deals: int,
     seed: int,
-    ids: GameIds,
+    ids: Ids,
     start: int = 0,
     stop: int | None = None,
+    tables_per_deal: int = 1,
 ) -> Iterator[ScheduledGame]:
     """The games of one round's tables, in play order: per table, per deal set, per rotation.
 
     ``start`` and ``stop`` pick a slice of them (the round's game ``start``
     up to ``stop``), computed directly: a round of a round-robin with many
     deal sets is stored a chunk at a time, and a resume goes on mid-round.
+    ``tables_per_deal`` consecutive tables play the same deal sets (a match
+    with a field: NEW's table and BASE's).
     """
     players = len(tables[0]) if tables else 0
     per_table = deals * players
@@ -175,7 +178,7 @@ def round_games(
                     for turn in range(players)
                 ],
             )
-        deal_set = first_deal_set + table_index * deals + deal
+        deal_set = first_deal_set + table_index // tables_per_deal * deals + deal
         if seed_of[0] != deal_set:
             seed_of = (deal_set, deal_set_seed(seed, deal_set))
         yield ScheduledGame(
@@ -188,6 +191,14 @@ def round_games(
             number,
             table_index,
         )
+
+
+class Ids(Protocol):
+    """What names a round's games (:class:`GameIds`; a match's own)."""
+
+    def game_id(self, number: int, table: int, deal: int, deal_set: int, rotation: int) -> str:
+        """The id of one game."""
+        ...
 
 
 class GameIds:

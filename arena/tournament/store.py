@@ -15,6 +15,7 @@ whatever order they finished in. The tables are documented in
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 import time
@@ -163,6 +164,18 @@ class Finished(NamedTuple):
     replay: str
     #: Bot processes the worker started for this game (not stored; for the run's figures).
     starts: int = 0
+
+
+class Placed(NamedTuple):
+    """A finished game as a match's test reads it (:meth:`Store.placed`)."""
+
+    ordinal: int
+    deal_set: int
+    id: str
+    #: The bots, placements and fault kinds (None: no fault), in seat order.
+    seats: tuple[str, ...]
+    placements: tuple[int, ...]
+    faults: tuple[str | None, ...]
 
 
 class Store:
@@ -360,6 +373,13 @@ class Store:
             )
         ]
 
+    def round_span(self, number: int) -> tuple[int, int] | None:
+        """Round ``number``'s first and last game (None: not scheduled)."""
+        row = self.db.execute(
+            "SELECT first_game, last_game FROM rounds WHERE round = ?", (number,)
+        ).fetchone()
+        return None if row is None else (int(row[0]), int(row[1]))
+
     def scheduled_tables(self) -> Iterator[tuple[int, list[tuple[str, ...]]]]:
         """Each scheduled round's tables (bots in seat order), round by round."""
         number, tables = 0, list[tuple[str, ...]]()
@@ -483,6 +503,20 @@ class Store:
                 games.append({**dict(zip(keys, game, strict=True)), "seats": []})
             games[-1]["seats"].append({"bot": bot, "placement": place, "fault": fault})
         return games
+
+    def placed(self, first: int, last: int) -> Iterator[Placed]:
+        """The finished games of ordinals ``first`` .. ``last``, in schedule order (a
+        match's test reads its units from them a round at a time)."""
+        self.flush()
+        rows = self.db.execute(
+            "SELECT g.ordinal, g.deal_set, g.id, s.bot, s.placement, s.fault_kind FROM games g "
+            "JOIN seats s ON s.game = g.ordinal "
+            "WHERE g.ordinal BETWEEN ? AND ? AND g.status = 'done' ORDER BY g.ordinal, s.seat",
+            (first, last),
+        )
+        for (ordinal, deal_set, game_id), seats in itertools.groupby(rows, key=lambda r: r[:3]):
+            bots, places, faults = zip(*(row[3:] for row in seats), strict=True)
+            yield Placed(int(ordinal), int(deal_set), game_id, bots, places, faults)
 
     def history(
         self, points: int = 200, bots: Collection[str] | None = None

@@ -1,0 +1,165 @@
+"""A match's settings, resolved once from what the command line said.
+
+``arena match NEW BASE`` hands over its flags (:class:`MatchFlags`) and gets
+back a :class:`MatchSettings`, or one :class:`~arena.errors.ArenaError`
+naming the first problem, before anything is built or played. The match
+becomes a :class:`~arena.tournament.runner.Tournament` of schedule
+``match``: played, stored, resumed and rated by the tournament's machinery.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from arena.bots.sandbox import ResourceLimits, SandboxRequest
+from arena.bots.spec import BotSpec, parse_bots
+from arena.errors import ArenaError, UsageProblem
+from arena.files import check_makeable
+from arena.game.rules import rules_from
+from arena.match.schedule import DEAL_SETS_PER_ROUND, MatchDesign, copies
+from arena.match.stats import Sprt
+from arena.protocol import Limits
+from arena.tournament.config import DEFAULT_JOBS
+from arena.tournament.runner import Tournament
+
+#: Games a match plays at most when --max-games does not say.
+DEFAULT_MAX_GAMES = 1000
+#: Seats per table when --players does not say.
+DEFAULT_PLAYERS = 4
+
+
+class MatchError(ArenaError):
+    """A match that cannot be played as asked."""
+
+
+@dataclass(frozen=True)
+class MatchFlags:
+    """What the command line said; ``None``: not given, so the default decides."""
+
+    new: str
+    base: str
+    field: tuple[str, ...] = ()
+    players: int | None = None
+    deals: int | None = None
+    sprt: bool = False
+    elo0: float = 0.0
+    elo1: float = 5.0
+    alpha: float = 0.05
+    beta: float = 0.05
+    max_games: int | None = None
+    jobs: int | None = None
+    pin: bool = True
+    dask: str | None = None
+    seed: int = 0
+    out: Path | None = None
+    rules: tuple[str, ...] = ()
+    move_ms: int | None = None
+    bank_ms: int | None = None
+    startup_ms: int | None = None
+    required: str = ""
+    no_sandbox: bool = False
+    limits: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MatchSettings:
+    """Everything ``arena match`` needs to run."""
+
+    tournament: Tournament
+    design: MatchDesign
+    folder: Path
+    jobs: int
+    pin: bool
+    dask: str | None
+    sandbox: SandboxRequest
+    #: The specs to build: NEW, BASE and the field as given (the copies run the same files).
+    given: tuple[BotSpec, ...]
+
+
+def resolve_match(flags: MatchFlags) -> MatchSettings:
+    """The settings of a match (see the module).
+
+    Raises:
+        UsageProblem: for --jobs with --dask.
+        ArenaError: for NEW and BASE of one name, a table size out of range,
+            a test that is no test (elo0 >= elo1, alpha or beta outside
+            (0, 0.5)), or a bad bot, rule option, limit or results folder.
+    """
+    if flags.dask and flags.jobs:
+        raise UsageProblem("--jobs and --dask exclude each other: a cluster has its own workers")
+    players = DEFAULT_PLAYERS if flags.players is None else flags.players
+    if not 2 <= players <= 7:
+        raise MatchError(f"--players takes 2..7, not {players}")
+    deals = DEAL_SETS_PER_ROUND if flags.deals is None else flags.deals
+    if deals < 1:
+        raise MatchError(f"--deals takes a number >= 1, not {deals}")
+    try:
+        test = Sprt(flags.elo0, flags.elo1, flags.alpha, flags.beta).checked()
+    except ValueError as error:
+        raise MatchError(f"no test: {error}") from None
+    new, base, *field = parse_bots([flags.new, flags.base, *flags.field])
+    if new.name == base.name:
+        raise MatchError(f"NEW and BASE are both named {new.name!r}: give one another name")
+    for spec in field:
+        if spec.name in (new.name, base.name):
+            raise MatchError(f"--field {spec.name!r}: NEW and BASE are not in the field")
+    if field:
+        pool = _pool(field, players - 1)
+        design = MatchDesign(new.name, base.name, tuple(s.name for s in pool), True, deals)
+        seated = [new, base, *pool]
+    else:
+        bases = [replace(base, name=name) for name in copies(base.name, players - 1)]
+        design = MatchDesign(new.name, base.name, tuple(s.name for s in bases), False, deals)
+        seated = [new, *bases]
+    design = replace(design, sprt=test if flags.sprt else None)
+    max_games = DEFAULT_MAX_GAMES if flags.max_games is None else flags.max_games
+    per_round = deals * design.tables_per_deal() * players
+    sandbox = SandboxRequest.parse(flags.required, flags.no_sandbox, flags.limits)
+    resources = dict(sandbox.resources)
+    ResourceLimits().merged(resources)
+    defaults = Limits()
+    rules = rules_from(
+        flags.rules, players=players, seats="seats per table are --players K (default 4)"
+    )
+    event = Tournament(
+        bots=tuple(seated),
+        players=players,
+        deals=1,
+        seed=flags.seed,
+        rules=rules,
+        limits=Limits(
+            startup_ms=flags.startup_ms or defaults.startup_ms,
+            move_ms=flags.move_ms or defaults.move_ms,
+            bank_ms=flags.bank_ms or defaults.bank_ms,
+        ),
+        resources=tuple(sorted(resources.items())),
+        schedule="match",
+        rounds=max(1, math.ceil(max_games / per_round)),
+        match=design,
+    )
+    folder = flags.out or Path("results") / f"match-{new.name}-vs-{base.name}"
+    check_makeable(folder, "results folder", folder=True)
+    return MatchSettings(
+        tournament=event,
+        design=design,
+        folder=folder,
+        jobs=flags.jobs or DEFAULT_JOBS,
+        pin=flags.pin,
+        dask=flags.dask,
+        sandbox=sandbox,
+        given=(new, base, *field),
+    )
+
+
+def _pool(field: list[BotSpec], seats: int) -> list[BotSpec]:
+    """The opponents' pool: the field, and where it has fewer bots than ``seats``, copies of
+    them in turn (``random``, ``random~2``, ...), each seat a process of its own."""
+    count = {spec.name: 0 for spec in field}
+    pool = list(field)
+    while len(pool) < seats:
+        spec = field[len(pool) % len(field)]
+        count[spec.name] += 1
+        pool.append(replace(spec, name=copies(spec.name, count[spec.name] + 1)[-1]))
+    return pool
