@@ -33,9 +33,10 @@ class Terminal:
             check=True,
         )  # fmt: skip
 
-    def screen(self) -> str:
+    def screen(self, *, joined: bool = False) -> str:
+        """The screen's text (``joined``: lines the terminal wrapped, joined again)."""
         done = subprocess.run(
-            [str(TMUX), "capture-pane", "-p", "-t", self.name],
+            [str(TMUX), "capture-pane", "-p", *(["-J"] if joined else []), "-t", self.name],
             check=True,
             capture_output=True,
             text=True,
@@ -107,3 +108,22 @@ def test_the_progress_bar_redraws_cleanly_and_stays_out_of_logs(tmp_path: Path) 
     )
     assert logged.stderr == "", "no bar where stderr is not a terminal"
     assert logged.stdout.splitlines()[-1].startswith("Done: 1200/1200 games")
+
+
+def test_a_match_shows_its_test_live_and_ctrl_c_prints_the_result(tmp_path: Path) -> None:
+    # A bot against a copy of itself under another name: the test takes long to decide.
+    args = f"match a={C_BOT} b={C_BOT} --sprt --players 2 --max-games 400000 --jobs 2"
+    command = f"{sys.executable} -m arena {args} --out {tmp_path / 'm'}"
+    terminal = Terminal(command, tmp_path)
+    try:
+        screen = terminal.wait_for("LLR", timeout_s=30)
+        [bar] = [line for line in screen.splitlines() if "LLR" in line]
+        assert " games, " in bar and "diff " in bar and "[-2.94, 2.94]" in bar, bar
+        terminal.keys("C-c")
+        terminal.wait_for("exit=")
+        screen = terminal.screen(joined=True)
+    finally:
+        terminal.close()
+    assert "exit=130" in screen and "Traceback" not in screen
+    assert "Result: " in screen and "  LLR " in screen
+    assert "games are saved in" in screen and "Resume with: arena match a=" in screen, screen

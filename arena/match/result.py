@@ -80,6 +80,8 @@ class MatchTest:
     verdict: Verdict = "continue"
     decided_after: int | None = None
     games: int = 0
+    #: The games read in which a seat faulted (scored as placed: below every other seat).
+    faulted: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         design = self.design
@@ -118,6 +120,8 @@ class MatchTest:
         design = self.design
         for game in games:
             self.games += 1
+            if any(game.faults):
+                self.faulted.append(game.id)
             from_seats = zip(game.seats, game.placements, game.faults, strict=True)
             scores = seat_scores(game.placements)
             for (bot, placement, fault), score in zip(from_seats, scores, strict=True):
@@ -186,6 +190,7 @@ class MatchResult:
             "beta": test.sprt.beta,
             "played": self.played,
             "not_used": list(self.not_used),
+            "faulted": test.faulted,
             "new": test.new.to_dict(),
             "base": test.base.to_dict(),
         }
@@ -225,6 +230,9 @@ class MatchResult:
                 f"  {side.bot}: {data['games']} seats, mean score {data['mean_score']:.4f}, "
                 f"first {100 * data['win_rate']:.1f}%, faults {data['faults']}"
             )
+        if test.faulted:
+            shown = ", ".join(test.faulted[:5]) + (", ..." if len(test.faulted) > 5 else "")
+            lines.append(f"  Games with a fault (scored as placed): {len(test.faulted)}: {shown}")
         if self.not_used:
             lines.append(
                 f"  Played out after the verdict, not used: {len(self.not_used)} games "
