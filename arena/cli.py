@@ -30,13 +30,14 @@ from arena.errors import ArenaError, UsageProblem
 from arena.files import check_makeable
 from arena.game.rules import OPTION_NAMES, Rules, rules_from
 from arena.match.result import MatchTest, match_result
-from arena.match.schedule import DEAL_SETS_PER_ROUND
+from arena.match.schedule import DEAL_SETS_PER_ROUND, MatchDesign
 from arena.match.settings import DEFAULT_MAX_GAMES, DEFAULT_PLAYERS, MatchFlags, resolve_match
 from arena.newbot import new_bot
 from arena.protocol import Limits
 from arena.referee import play_game, read_replay, write_replay
 from arena.report.html import leaderboard_table, page, pairwise_table
 from arena.report.leaderboard import render_document
+from arena.report.match_report import match_page
 from arena.report.narrate import narrate
 from arena.report.replay_view import viewer_page
 from arena.report.tournament_report import MAX_REPLAYS, report_page
@@ -1075,14 +1076,19 @@ def report(folder: Path, output: Path | None, max_replays: int) -> None:
         arena report results/demo -o demo.html && xdg-open demo.html
     """
     store = domain(lambda: open_existing(folder))
-    title = f"Tournament: {folder.resolve().name}"
     try:
         domain(partial(store.check, full=True))
-        made = domain(
-            partial(
-                store.guarded, partial(report_page, store, folder, title, max_replays=max_replays)
+        config = domain(partial(store.guarded, partial(store.meta, "config")))
+        if "match" in config:  # a match's folder: the test and its units
+            title = f"Match: {folder.resolve().name}"
+            design = MatchDesign.from_key(config["match"])
+            draw = partial(
+                match_page, store, folder, title, design, config["players"], max_replays=max_replays
             )
-        )
+        else:
+            title = f"Tournament: {folder.resolve().name}"
+            draw = partial(report_page, store, folder, title, max_replays=max_replays)
+        made = domain(partial(store.guarded, draw))
     finally:
         store.close()
     for notice in made.notices:

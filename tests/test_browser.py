@@ -549,3 +549,44 @@ def test_a_bot_name_cannot_break_the_report(browser: Browser, tmp_path: Path) ->
         assert errors == [], "no script error on the way"
         broken.close()
     assert requests == []
+
+
+def test_a_match_report_opens_news_and_bases_game_side_by_side(
+    browser: Browser, tmp_path: Path
+) -> None:
+    folder = tmp_path / "m"
+    code, output = run_cli(
+        "match", f"n={C_BOT}", f"b={C_BOT}", "--field", C_BOT, "--players", "3", "--deals", "2",
+        "--max-games", "48", "--seed", "4", "--out", str(folder), "--quiet",
+    )  # fmt: skip
+    assert code == 0, output
+    report = tmp_path / "report.html"
+    code, output = run_cli("report", str(folder), "-o", str(report))
+    assert code == 0, output
+    requests: list[str] = []
+    errors: list[str] = []
+    page = offline(browser, report, requests, errors=errors)
+    assert page.locator("h2:visible").all_inner_texts() == [
+        "Result", "LLR over the games", "Deal sets, best and worst", "Games",
+    ]  # fmt: skip
+    assert "Result: " in page.locator("pre").inner_text()
+    chart = page.locator('svg[aria-label="LLR over the games"]')
+    assert chart.locator("polyline").count() == 3, "the LLR and its two bounds"
+    units = [float(text) for text in page.locator("table.units td:nth-child(3)").all_inner_texts()]
+    assert len(units) == 8 and units[:4] == sorted(units[:4], reverse=True), "best first"
+    assert units[4:] == sorted(units[4:]), "then worst first"
+    first = page.locator("table.units button").first
+    sent = first.inner_text()
+    first.click()
+    pair = page.locator("#pair")
+    pair.locator(".seat").first.wait_for()
+    assert pair.locator("h3").all_inner_texts() == [f"{sent}~new", f"{sent}~base"]
+    captions = pair.locator('[data-id="caption"]').all_inner_texts()
+    assert len(captions) == 2 and all(f"Game {sent}" in caption for caption in captions)
+    names = [
+        box.locator(".seat .name").all_inner_texts() for box in pair.locator(".pair > div").all()
+    ]
+    news, bases = ([name.split(" (")[0] for name in side] for side in names)
+    assert [name.replace("n", "b", 1) if name == "n" else name for name in news] == bases
+    pair.screenshot(path=str(tmp_path / "pair.png"))
+    assert requests == [] and errors == []

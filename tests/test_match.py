@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
+from tests.test_tournament import kill_9_during
 
 ROOT = Path(__file__).resolve().parent.parent
 GREEDY = str(ROOT / "sample_bots/python/greedy_bot.py")
@@ -153,3 +156,19 @@ def test_a_dask_cluster_reaches_the_same_verdict_on_the_same_games(tmp_path: Pat
     here = match_json(*common, "--out", str(tmp_path / "here"))
     there = match_json(*common, "--dask", "local:2", "--out", str(tmp_path / "there"))
     assert there == here and here["result"] == "H1"
+
+
+def test_kill_9_then_rerun_reaches_the_uninterrupted_verdict(tmp_path: Path) -> None:
+    common = [f"g={GREEDY}", f"r={C_RANDOM}", "--sprt", "--players", "3", "--seed", "9"]
+    common += ["--jobs", "2", "--format", "json", "--quiet"]
+    whole = match_json(*common[:-3], "--out", str(tmp_path / "whole"))
+    assert whole["result"] == "H1"
+    folder = tmp_path / "killed"
+    done = kill_9_during(common, folder, after=30, subcommand="match")
+    assert 30 <= done < whole["played"], f"the kill came at {done} games"
+    again = subprocess.run(
+        [sys.executable, "-m", "arena", "match", *common, "--out", str(folder)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout) == whole

@@ -238,11 +238,12 @@ def kill_9_during(
     after: int,
     mid_round: bool = False,
     env: dict[str, str] | None = None,
+    subcommand: str = "tournament",
 ) -> int:
-    """Start ``arena tournament`` in a subprocess, SIGKILL its whole group once ``after``
-    games are done (and, with ``mid_round``, once a round is partly played); return how
-    many games were done."""
-    command = [sys.executable, "-m", "arena", "tournament", *common, "--out", str(folder)]
+    """Start ``arena tournament`` (or ``subcommand``) in a subprocess, SIGKILL its whole
+    group once ``after`` games are done (and, with ``mid_round``, once a round is partly
+    played); return how many games were done."""
+    command = [sys.executable, "-m", "arena", subcommand, *common, "--out", str(folder)]
     child = subprocess.Popen(
         command,
         start_new_session=True,

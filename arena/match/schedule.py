@@ -67,6 +67,19 @@ class MatchDesign:
             "sprt": [sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta] if sprt else None,
         }
 
+    @classmethod
+    def from_key(cls, key: dict[str, Any]) -> MatchDesign:
+        """The design a results folder stored (:meth:`key`)."""
+        sprt = key["sprt"]
+        return cls(
+            key["new"],
+            key["base"],
+            tuple(key["opponents"]),
+            bool(key["paired"]),
+            int(key["deals"]),
+            Sprt(*sprt) if sprt else None,
+        )
+
     def tables_per_deal(self) -> int:
         """Tables sharing one deal set: NEW's and BASE's with a field."""
         return 2 if self.paired else 1

@@ -131,9 +131,14 @@ PALETTE = ("#2563eb", "#dc2626", "#16a34a", "#d97706", "#7c3aed", "#0891b2", "#d
 
 
 def history_chart(
-    series: Mapping[str, Sequence[tuple[int, float]]], *, width: int = 720, height: int = 280
+    series: Mapping[str, Sequence[tuple[int, float]]],
+    *,
+    width: int = 720,
+    height: int = 280,
+    label: str = "score over the games",
 ) -> str:
-    """Each bot's score (mu - 3 sigma) over the rated games, as an inline SVG line chart."""
+    """Each bot's score (mu - 3 sigma) over the rated games, as an inline SVG line chart
+    (or any other named lines over the games: a match's LLR and its bounds)."""
     points = [point for line in series.values() for point in line]
     if not points:
         return "<p>No game rated yet.</p>"
@@ -165,7 +170,7 @@ def history_chart(
     )
     return (
         f'<svg class="history" width="{width}" height="{height}" role="img" '
-        f'aria-label="score over the games">{axes}{"".join(lines)}</svg>'
+        f'aria-label="{escape(label)}">{axes}{"".join(lines)}</svg>'
         f'<p class="legend">{" ".join(legend)}</p>'
     )
 

@@ -141,8 +141,14 @@ const ArenaViewer = (() => {
   // work anywhere (scoped false); in the report only while the viewer has
   // the focus (opening a game gives it), so they never steal the page's own
   // scrolling keys or a text box's.
-  function mount({ scoped = false } = {}) {
-    const $ = (id) => document.getElementById(id);
+  //
+  // ``within``: a viewer of its own inside that element, whose parts carry
+  // data-id where the page's one viewer has ids (a match's report shows two
+  // side by side: NEW's and BASE's game of the same deal and seat).
+  function mount({ scoped = false, within = null } = {}) {
+    const $ = within
+      ? (id) => (within.dataset.id === id ? within : within.querySelector(`[data-id="${id}"]`))
+      : (id) => document.getElementById(id);
     const root = $("viewer");
     root.tabIndex = -1;
     let frames = [];
@@ -271,7 +277,7 @@ const ArenaViewer = (() => {
       e.preventDefault();
       act();
     });
-    return { show, fail, hide, focus: () => root.focus() };
+    return { show, fail, hide, focus: () => root.focus(), ticket: 0 };
   }
 
   const own = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
@@ -289,10 +295,9 @@ const ArenaViewer = (() => {
   };
 
   // Open one game: unpack its replay, show it, or say why it cannot be shown.
-  // Unpacking takes a moment: only the game asked for last is shown.
-  let latest = 0;
+  // Unpacking takes a moment: only the game asked for last is shown (in each viewer).
   async function open(viewer, id) {
-    const ticket = ++latest;
+    const ticket = ++viewer.ticket;
     const why = problem(id);
     if (why !== null) {
       viewer.fail(`The replay of game ${id} cannot be shown: its file in the results ` +
@@ -306,9 +311,11 @@ const ArenaViewer = (() => {
     }
     try {
       const records = await unpack(packed[id]);
-      if (ticket === latest) viewer.show(records);
+      if (ticket === viewer.ticket) viewer.show(records);
     } catch (error) {
-      if (ticket === latest) viewer.fail(`The replay of game ${id} cannot be read: ${error}`);
+      if (ticket === viewer.ticket) {
+        viewer.fail(`The replay of game ${id} cannot be read: ${error}`);
+      }
     }
   }
 
