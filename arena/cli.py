@@ -52,6 +52,7 @@ from arena.tournament.runner import (
     DEFAULT_CONFIDENCE,
     DEFAULT_ROUNDS,
     MAX_GAMES,
+    BotDisabled,
     Outcome,
     Setup,
     Tournament,
@@ -766,6 +767,7 @@ def play_event(
     announce: Callable[[Store], None] | None,
     stopped: Callable[[Store, str], None],
     done: Callable[[Store, Outcome], None] | None = None,
+    halt_on_disable: bool = False,
 ) -> Outcome:
     """Play ``event``'s games into ``folder`` (a tournament's, a match's), here or on a Dask
     cluster; ``event``'s bots are built already.
@@ -821,12 +823,17 @@ def play_event(
                 notice=notice,
                 executor=executor,
                 required=wanted,
+                halt_on_disable=halt_on_disable,
             )
         except KeyboardInterrupt as interrupt:
             if bar:
                 bar.finish()
             stopped(store, stopped_by(interrupt))
             sys.exit(exit_status(interrupt))
+        except BotDisabled as error:  # a rerun would stop again: no word of resuming
+            if bar:
+                bar.finish()
+            raise click.ClickException(str(error)) from None
         except ArenaError as error:
             if bar:
                 bar.finish()
@@ -888,8 +895,8 @@ MATCH_FORMATS = ("table", "json")
     type=click.IntRange(min=1),
     default=None,
     show_default=f"{DEFAULT_MAX_GAMES:,}",
-    help="The most games (whole rounds); without --sprt, the games played. A rerun with more "
-    "goes on in the same folder.",
+    help="The most games, rounded up to whole rounds; without --sprt, the games played. A "
+    "rerun with more goes on in the same folder.",
 )
 @click.option(
     "--jobs", type=click.IntRange(min=1), default=None, show_default="1", help="Games at once."
@@ -903,7 +910,7 @@ MATCH_FORMATS = ("table", "json")
 )
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),  # checked in one line by the match's settings
     default=None,
     show_default="results/match-NEW-vs-BASE",
     help="Results folder.",
@@ -930,8 +937,8 @@ def match(fmt: str, quiet: bool, **given: Any) -> None:
     scores (K - place) / (K - 1), tied places sharing their mean. Elo is the
     logistic Elo of NEW's score s = 1/2 + mean unit: -400 log10(1/s - 1)
     (for K = 2 without a field, chess's Elo). --sprt runs a GSPRT of elo0
-    against elo1 on the units (a normal approximation, as fastchess's
-    normalized model) and stops with H1 (NEW better), H0 (not better by the
+    against elo1 on the units (a normal approximation, like fastchess's
+    normalized model but in logistic Elo) and stops with H1 (NEW better), H0 (not better by the
     margin) or inconclusive at --max-games. Ctrl-C prints the result so
     far; rerunning the same command resumes.
 
@@ -946,11 +953,11 @@ def match(fmt: str, quiet: bool, **given: Any) -> None:
     for spec in settings.given:
         domain(partial(build_bot, spec))
     # The runner's own test reads rounds as they are rated; this one, for the progress
-    # line, reads them too as the bar moves (each round once).
+    # line, reads them too as the bar moves (each round once, none after a verdict).
     live = MatchTest(design, event.players)
 
     def status(store: Store) -> str:
-        live.read(store, store.rated_rounds())
+        live.advance(store, store.rated_rounds())
         lower, upper = live.sprt.bounds
         return (
             f"diff {live.running.mean:+.4f}, LLR {live.sprt.llr(live.running):.2f} "
@@ -964,10 +971,11 @@ def match(fmt: str, quiet: bool, **given: Any) -> None:
         if quiet:
             return
         count = len(design.opponents)
-        against = f"a field of {count}" if design.paired else f"{count} x {design.base}"
+        field = len(settings.given) - 2
+        against = f"a field of {field}" if design.paired else f"{count} x {design.base}"
         click.echo(
             f"Match {design.new} vs {design.base}: {event.players} seats, against {against}, "
-            f"{'SPRT' if design.sprt else 'fixed length'}, at most "
+            f"{'SPRT' if design.sequential else 'fixed length'}, at most "
             f"{domain(event.plan).games:,} games ({store.done():,} done) -> {folder}",
             err=fmt == "json",  # stdout holds the one JSON object
         )
@@ -1001,6 +1009,7 @@ def match(fmt: str, quiet: bool, **given: Any) -> None:
         announce=announce,
         stopped=stopped,
         done=lambda store, outcome: show(store),
+        halt_on_disable=True,
     )
 
 

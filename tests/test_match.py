@@ -59,6 +59,18 @@ def test_greedy_against_random_gets_h1(tmp_path: Path) -> None:
     assert "Played out after the verdict, not used: 32 games" in output
 
 
+def test_without_sprt_the_games_are_all_played_and_the_bounds_judged_once(
+    tmp_path: Path,
+) -> None:
+    common = [f"g={GREEDY}", f"r={C_RANDOM}", "--players", "3", "--max-games", "96"]
+    fixed = match_json(*common, "--elo0", "300", "--elo1", "400", "--out", str(tmp_path / "a"))
+    assert fixed["played"] == fixed["games"] == 96 and fixed["not_used"] == []
+    assert not fixed["sprt"] and (fixed["elo0"], fixed["elo1"]) == (300, 400)
+    assert fixed["elo_ci95"][1] < 300 and fixed["result"] == "H0", "far below elo0"
+    usual = match_json(*common[:-2], "--max-games", "288", "--out", str(tmp_path / "b"))
+    assert usual["result"] == "H1" and usual["llr"] >= usual["llr_bounds"][1]
+
+
 def test_a_bot_against_a_copy_of_itself_does_not_get_h1(tmp_path: Path) -> None:
     # The random bot seeds its moves from the game id and its seat: NEW and its copies
     # play different moves in every seat.
@@ -110,15 +122,30 @@ def moves(lines: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
 
 
 def test_faulted_games_are_scored_as_placed_and_listed(tmp_path: Path) -> None:
-    crash = tmp_path / "crash.py"
-    crash.write_text("import sys\nsys.exit(3)\n")
+    illegal = f"illegal=python3 {ROOT / 'tests/bots/misbehave.py'} illegal match"
     result = match_json(
-        f"c=python3 {crash}", f"r={C_RANDOM}", "--players", "2", "--max-games", "8",
-        "--deals", "1", "--out", str(tmp_path / "m"),
+        illegal, f"r={C_RANDOM}", "--players", "2", "--max-games", "8", "--deals", "1",
+        "--out", str(tmp_path / "m"),
     )  # fmt: skip
     assert result["games"] == 8 and result["new"]["faults"] == 8
     assert result["new"]["mean_score"] == 0.0 and result["score_diff"] == -0.5
-    assert len(result["faulted"]) == 8
+    assert result["faulted_games"] == 8 and len(result["faulted"]) == 8
+
+
+def test_a_bot_that_cannot_start_stops_the_match_in_one_line(tmp_path: Path) -> None:
+    crash = tmp_path / "crash.py"
+    crash.write_text("import sys\nsys.exit(3)\n")
+    out = tmp_path / "m"
+    for attempt in range(2):  # and a rerun stops at once, saying the same
+        code, output = run_cli(
+            "match", f"c=python3 {crash}", f"r={C_RANDOM}", "--players", "2", "--out", str(out),
+            "--quiet",
+        )  # fmt: skip
+        assert code == 1, output
+        assert output.startswith("Error: bot 'c' failed to start 3 games in a row: a match ")
+        assert output.count("\n") == 1 and "Result" not in output, (attempt, output)
+    with sqlite3.connect(out / "results.sqlite") as db:
+        assert db.execute("SELECT count(*) FROM games WHERE status='done'").fetchone()[0] < 16
 
 
 @pytest.mark.parametrize(
@@ -133,6 +160,9 @@ def test_faulted_games_are_scored_as_placed_and_listed(tmp_path: Path) -> None:
         ([RANDOM, RANDOM, "--deals", "0"], "--deals takes a number >= 1, not 0"),
         ([f"n={RANDOM}", f"b={RANDOM}", "--field", f"n={GREEDY}"], "two bots are named 'n'"),
         ([RANDOM, RANDOM, "--rule", "nope=1"], "nope"),
+        ([RANDOM, RANDOM, "--elo0", "-200000"], "elo0 takes an Elo difference in -2000..2000"),
+        ([RANDOM, RANDOM, "--elo1", "inf"], "elo1 takes an Elo difference in -2000..2000"),
+        ([RANDOM, RANDOM, "--jobs", "2", "--dask", "local:2"], "--jobs and --dask exclude"),
     ],
 )
 def test_bad_input_is_one_line(tmp_path: Path, args: list[str], message: str) -> None:
@@ -146,7 +176,16 @@ def test_a_folder_of_another_match_is_refused_and_kept(tmp_path: Path) -> None:
     out = tmp_path / "m"
     first = match_json(RANDOM, C_RANDOM, "--players", "2", "--max-games", "32", "--out", str(out))
     code, output = run_cli("match", RANDOM, C_RANDOM, "--players", "3", "--out", str(out))
-    assert code == 1 and output.count("\n") == 1 and "holds another" in output, output
+    assert code == 1 and output.count("\n") == 1 and "holds another match" in output, output
+    code, output = run_cli(
+        "match", RANDOM, C_RANDOM, "--players", "2", "--elo1", "10", "--out", str(out)
+    )
+    assert code == 1, output
+    assert "(match.sprt.elo1: 5.0 there, 10.0 now)" in output, "the setting by its name"
+    file = tmp_path / "a-file"
+    file.write_text("")
+    code, output = run_cli("match", RANDOM, C_RANDOM, "--out", str(file))
+    assert code == 1 and output.count("\n") == 1 and "is a file" in output, output
     again = match_json(RANDOM, C_RANDOM, "--players", "2", "--max-games", "32", "--out", str(out))
     assert again == first
 

@@ -17,6 +17,7 @@ same bounds keep below ``alpha / (1 - beta)`` and ``beta / (1 - alpha)``.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +26,9 @@ from arena.match.stats import Estimate, Running, Sprt, Verdict, seat_scores
 from arena.match.units import Unit, Units
 from arena.tournament.schedule import Standings
 from arena.tournament.store import Placed, Store
+
+#: Games with a fault listed by id (all are counted).
+FAULTED_LISTED = 1000
 
 
 @dataclass
@@ -64,7 +68,8 @@ class MatchTest:
     Also the runner's stop rule (:class:`arena.tournament.feed.RoundStop`):
     after each round boundary it reads the rounds up to it and stops the
     schedule on a verdict. ``keep_units`` keeps every unit (for the report);
-    the runner keeps none.
+    the runner keeps none. Memory: the running figures, the LLR after each
+    round, and at most :data:`FAULTED_LISTED` ids of games with a fault.
     """
 
     design: MatchDesign
@@ -80,7 +85,9 @@ class MatchTest:
     verdict: Verdict = "continue"
     decided_after: int | None = None
     games: int = 0
-    #: The games read in which a seat faulted (scored as placed: below every other seat).
+    #: The games read in which a seat faulted (scored as placed: below every other seat):
+    #: how many, and the first :data:`FAULTED_LISTED` of them.
+    faults: int = 0
     faulted: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -96,32 +103,37 @@ class MatchTest:
 
     @property
     def sprt(self) -> Sprt:
-        """The test's settings (the defaults' bounds without --sprt)."""
-        return self.design.sprt or Sprt()
+        """The test's hypotheses and error rates."""
+        return self.design.sprt
 
-    def read(self, store: Store, through: int) -> None:
-        """Take in rounds ``self.through + 1`` .. ``through`` (each wholly finished)."""
-        for number in range(self.through + 1, through + 1):
+    def advance(self, store: Store, through: int) -> Verdict:
+        """Read rounds ``self.through + 1`` .. ``through`` (each wholly finished), checking
+        the test after each; stop at the first verdict (the rounds after it are not used)."""
+        while self.through < through and self.check() == "continue":
+            number = self.through + 1
             span = store.round_span(number)
             if span is None:
                 break
-            games = list(store.placed(*span))
-            if len(games) != span[1] - span[0] + 1:
+            before = self.games
+            for unit in self._units.add(self._count(store.placed(*span))):
+                self.running.add(unit.value)
+                if self.keep_units:
+                    self.units.append(unit)
+            if self.games - before != span[1] - span[0] + 1:
                 raise ValueError(f"round {number} is not finished")
-            self._take(games)
             self.through = number
             self.llr_path.append((self.games, self.sprt.llr(self.running)))
+        return self.check()
 
-    def _take(self, games: list[Placed]) -> None:
-        for unit in self._units.add(games):
-            self.running.add(unit.value)
-            if self.keep_units:
-                self.units.append(unit)
+    def _count(self, games: Iterable[Placed]) -> Iterator[Placed]:
+        """Pass ``games`` on, counting each side's seats and the faults as they go by."""
         design = self.design
         for game in games:
             self.games += 1
             if any(game.faults):
-                self.faulted.append(game.id)
+                self.faults += 1
+                if len(self.faulted) < FAULTED_LISTED:
+                    self.faulted.append(game.id)
             from_seats = zip(game.seats, game.placements, game.faults, strict=True)
             scores = seat_scores(game.placements)
             for (bot, placement, fault), score in zip(from_seats, scores, strict=True):
@@ -129,10 +141,12 @@ class MatchTest:
                     self.new.add(placement, score, fault)
                 elif bot == design.base or (not design.paired and copied_from(bot) == design.base):
                     self.base.add(placement, score, fault)
+            yield game
 
     def check(self) -> Verdict:
-        """The test's verdict on the rounds read (recorded the first time it is not continue)."""
-        if self.verdict == "continue" and self.design.sprt is not None:
+        """The test's verdict on the rounds read (recorded the first time it is not continue);
+        only a sequential match has one before its end."""
+        if self.verdict == "continue" and self.design.sequential:
             self.verdict = self.sprt.verdict(self.running)
             if self.verdict != "continue":
                 self.decided_after = self.through
@@ -141,15 +155,14 @@ class MatchTest:
     # -- the runner's stop rule
 
     def settings(self, rounds: int | None) -> dict[str, Any]:
-        """A verdict stands whatever the rounds: only another test lifts it."""
+        """A verdict stands whatever the rounds (the test cannot change on a resume)."""
         return {"sprt": self.design.key()["sprt"]}
 
     def reached(self, boundary: int, standings: Standings, store: Store) -> dict[str, Any] | None:
         """Stop after round ``boundary`` on a verdict."""
-        self.read(store, boundary)
-        if self.check() == "continue":
+        if self.advance(store, boundary) == "continue":
             return None
-        return {"verdict": self.verdict, "units": self.running.n}
+        return {"verdict": self.verdict, "decided_after": self.decided_after}
 
 
 @dataclass(frozen=True)
@@ -190,6 +203,7 @@ class MatchResult:
             "beta": test.sprt.beta,
             "played": self.played,
             "not_used": list(self.not_used),
+            "faulted_games": test.faults,
             "faulted": test.faulted,
             "new": test.new.to_dict(),
             "base": test.base.to_dict(),
@@ -210,7 +224,7 @@ class MatchResult:
             f"after round {test.decided_after}"
             if test.decided_after is not None
             else f"{'sequential' if self.sequential else 'fixed-length'} test, "
-            f"{self.finished_rounds} rounds"
+            f"{self.finished_rounds} round{'s' * (self.finished_rounds != 1)}"
         )
         lo, hi = estimate.ci95
         elo_lo, elo_hi = estimate.elo_ci95
@@ -230,9 +244,9 @@ class MatchResult:
                 f"  {side.bot}: {data['games']} seats, mean score {data['mean_score']:.4f}, "
                 f"first {100 * data['win_rate']:.1f}%, faults {data['faults']}"
             )
-        if test.faulted:
-            shown = ", ".join(test.faulted[:5]) + (", ..." if len(test.faulted) > 5 else "")
-            lines.append(f"  Games with a fault (scored as placed): {len(test.faulted)}: {shown}")
+        if test.faults:
+            shown = ", ".join(test.faulted[:5]) + (", ..." if test.faults > 5 else "")
+            lines.append(f"  Games with a fault (scored as placed): {test.faults}: {shown}")
         if self.not_used:
             lines.append(
                 f"  Played out after the verdict, not used: {len(self.not_used)} games "
@@ -242,8 +256,8 @@ class MatchResult:
 
 
 def _number(value: float) -> float | None:
-    """A figure for JSON: rounded, None where it is infinite or undefined."""
-    return round(value, 4) if math.isfinite(value) else None
+    """A figure for JSON: rounded (never -0.0), None where it is infinite or undefined."""
+    return round(value, 4) + 0.0 if math.isfinite(value) else None
 
 
 def match_result(
@@ -257,18 +271,14 @@ def match_result(
     """
     test = MatchTest(design, players, keep_units=keep_units)
     finished = store.rated_rounds()
-    for number in range(1, finished + 1):
-        test.read(store, number)
-        if test.check() != "continue":
-            break
-    result = test.verdict if test.verdict != "continue" else "inconclusive"
-    if design.sprt is None:  # a test of fixed length: the same bounds, once at the end
-        fixed = test.sprt.verdict(test.running)
-        result = "inconclusive" if fixed == "continue" else fixed
+    verdict = test.advance(store, finished)
+    if not design.sequential:  # a test of fixed length: the same bounds, once at the end
+        verdict = test.sprt.verdict(test.running)
+    result = "inconclusive" if verdict == "continue" else verdict
     not_used: tuple[str, ...] = ()
     if test.decided_after is not None:
         span = store.round_span(test.decided_after + 1)
         if span is not None:
             later = store.placed(span[0], store.total())
             not_used = tuple(game.id for game in later)
-    return MatchResult(result, test, store.done(), not_used, finished, design.sprt is not None)
+    return MatchResult(result, test, store.done(), not_used, finished, design.sequential)

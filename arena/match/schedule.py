@@ -25,7 +25,7 @@ drawn from a generator seeded by the match seed and the round number).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from arena.match.stats import Sprt
@@ -52,8 +52,10 @@ class MatchDesign:
     paired: bool
     #: Deal sets a round (the sequential test is checked at round boundaries).
     deals: int = DEAL_SETS_PER_ROUND
-    #: The sequential test (None: play every game of the plan).
-    sprt: Sprt | None = None
+    #: The test: its hypotheses and error rates (also a fixed-length match's verdict).
+    sprt: Sprt = field(default_factory=Sprt)
+    #: Whether the test may stop the match at a round boundary (--sprt).
+    sequential: bool = False
 
     def key(self) -> dict[str, Any]:
         """The design as stored."""
@@ -64,20 +66,21 @@ class MatchDesign:
             "opponents": list(self.opponents),
             "paired": self.paired,
             "deals": self.deals,
-            "sprt": [sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta] if sprt else None,
+            "sprt": {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta},
+            "sequential": self.sequential,
         }
 
     @classmethod
     def from_key(cls, key: dict[str, Any]) -> MatchDesign:
         """The design a results folder stored (:meth:`key`)."""
-        sprt = key["sprt"]
         return cls(
             key["new"],
             key["base"],
             tuple(key["opponents"]),
             bool(key["paired"]),
             int(key["deals"]),
-            Sprt(*sprt) if sprt else None,
+            Sprt(**key["sprt"]),
+            bool(key["sequential"]),
         )
 
     def tables_per_deal(self) -> int:

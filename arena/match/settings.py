@@ -15,7 +15,7 @@ from pathlib import Path
 
 from arena.bots.sandbox import ResourceLimits, SandboxRequest
 from arena.bots.spec import BotSpec, parse_bots
-from arena.errors import ArenaError, UsageProblem
+from arena.errors import ArenaError
 from arena.files import check_makeable
 from arena.game.rules import rules_from
 from arena.match.schedule import DEAL_SETS_PER_ROUND, MatchDesign, copies
@@ -82,13 +82,12 @@ def resolve_match(flags: MatchFlags) -> MatchSettings:
     """The settings of a match (see the module).
 
     Raises:
-        UsageProblem: for --jobs with --dask.
-        ArenaError: for NEW and BASE of one name, a table size out of range,
+        ArenaError: for --jobs with --dask, NEW and BASE of one name, a table size out of range,
             a test that is no test (elo0 >= elo1, alpha or beta outside
             (0, 0.5)), or a bad bot, rule option, limit or results folder.
     """
     if flags.dask and flags.jobs:
-        raise UsageProblem("--jobs and --dask exclude each other: a cluster has its own workers")
+        raise MatchError("--jobs and --dask exclude each other: a cluster has its own workers")
     players = DEFAULT_PLAYERS if flags.players is None else flags.players
     if not 2 <= players <= 7:
         raise MatchError(f"--players takes 2..7, not {players}")
@@ -113,7 +112,7 @@ def resolve_match(flags: MatchFlags) -> MatchSettings:
         bases = [replace(base, name=name) for name in copies(base.name, players - 1)]
         design = MatchDesign(new.name, base.name, tuple(s.name for s in bases), False, deals)
         seated = [new, *bases]
-    design = replace(design, sprt=test if flags.sprt else None)
+    design = replace(design, sprt=test, sequential=flags.sprt)
     max_games = DEFAULT_MAX_GAMES if flags.max_games is None else flags.max_games
     per_round = deals * design.tables_per_deal() * players
     sandbox = SandboxRequest.parse(flags.required, flags.no_sandbox, flags.limits)

@@ -24,11 +24,14 @@ Elo E) and the variance estimated from the units themselves:
 
     LLR = n (mu1 - mu0) (2 mean - mu0 - mu1) / (2 var)
 
-This is how fastchess computes its "normalized" model's LLR (a normal
-approximation of the statistic, whatever the unit's law); the units here
-are means of K game scores, not win/draw/loss counts, so no multinomial
-model applies, and a normal one is exact in the limit that matters (many
-units). The bounds are Wald's: ``log(beta / (1 - alpha))`` and
+This is the normal approximation of the GSPRT in logistic Elo that
+fishtest computes (its ``LLR_logistic``). fastchess's "normalized" model is
+the same kind of test, a normal law of the unit whatever the unit's own
+law, but measures Elo in units of the unit's spread (normalized Elo); here
+elo0/elo1 and the reported Elo are logistic, as bot authors read them.
+The units are means of K game scores, not win/draw/loss counts, so no
+trinomial or pentanomial model applies, and a normal one is exact in the
+limit that matters (many units). The bounds are Wald's: ``log(beta / (1 - alpha))`` and
 ``log((1 - beta) / alpha)``. ``elo0``/``elo1`` are in the logistic Elo above.
 
 - No verdict before :data:`MIN_UNITS` units: the variance estimate of a
@@ -50,6 +53,9 @@ from typing import Literal
 MIN_UNITS = 20
 #: The smallest variance of a unit the test assumes (see the module).
 VARIANCE_FLOOR = 1e-6
+#: The largest Elo difference a hypothesis may name (a score of 0.99999: past it the test
+#: means nothing, and the score's arithmetic overflows far beyond).
+MAX_ELO = 2000
 #: z of a two-sided 95% interval.
 Z95 = 1.959963984540054
 
@@ -122,6 +128,11 @@ class Sprt:
         Raises:
             ValueError: naming the setting that does not.
         """
+        for name, elo in (("elo0", self.elo0), ("elo1", self.elo1)):
+            if not -MAX_ELO <= elo <= MAX_ELO:  # also refuses nan
+                raise ValueError(
+                    f"{name} takes an Elo difference in -{MAX_ELO}..{MAX_ELO}, not {elo:g}"
+                )
         if not self.elo0 < self.elo1:
             raise ValueError(f"elo0 ({self.elo0:g}) must be below elo1 ({self.elo1:g})")
         for name, value in (("alpha", self.alpha), ("beta", self.beta)):

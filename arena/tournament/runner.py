@@ -213,7 +213,7 @@ class Tournament:
                 deals=self.deals,
                 seed=self.seed,
                 ids=MatchIds(paired=self.match.paired),
-                stop=MatchTest(self.match, self.players) if self.match.sprt else None,
+                stop=MatchTest(self.match, self.players) if self.match.sequential else None,
                 field=[spec.name for spec in self.bots],
                 tables_per_deal=self.match.tables_per_deal(),
             )
@@ -504,8 +504,13 @@ def run(
     pin: bool = True,
     executor: Executor | None = None,
     required: Sequence[str] = (),
+    halt_on_disable: bool = False,
 ) -> Outcome:
     """Play the tournament's games into ``store``, scheduling rounds as needed.
+
+    ``halt_on_disable``: a bot that fails to start :data:`DISABLE_AFTER`
+    games in a row stops the run (:class:`BotDisabled`) instead of forfeiting
+    its games: a match whose NEW, BASE or opponent cannot play means nothing.
 
     The games are played by ``executor`` (default: a :class:`LocalExecutor`
     of ``jobs`` workers, each pinned to a CPU of its own when ``pin`` and
@@ -519,6 +524,8 @@ def run(
     done = store.done()
     sweep_partials(store.folder)
     disabled = store.disabled()
+    if halt_on_disable and disabled:
+        raise BotDisabled(*next(iter(disabled.items())), store.folder)
     failures: dict[str, int] = {}
     setup = Setup.of(tournament, sandbox, store.folder, required)
     start = time.monotonic()
@@ -540,6 +547,8 @@ def run(
                 if finished.faults or failures:  # a failed start, or one to forget
                     for bot in _disable(finished, game, failures, disabled):
                         store.disable(bot, disabled[bot])
+                        if halt_on_disable:
+                            raise BotDisabled(bot, disabled[bot], store.folder)
                         if notice:
                             notice(
                                 f"bot {bot!r} disabled: {disabled[bot]}; "
@@ -603,6 +612,16 @@ def _play_here(games: Games, disabled: Mapping[str, str]) -> Iterator[Finished]:
 
 class WorkerDied(ArenaError):
     """A worker process ended while it had games to play."""
+
+
+class BotDisabled(ArenaError):
+    """A bot that cannot play stopped a run that needs every bot (a match)."""
+
+    def __init__(self, bot: str, reason: str, folder: Path) -> None:
+        super().__init__(
+            f"bot {bot!r} {reason}: a match needs every bot playing, so it stopped (the bot's "
+            f"log is in {folder / 'logs'}); fix the bot and run the match into a new --out"
+        )
 
 
 class _Workers:

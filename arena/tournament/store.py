@@ -256,8 +256,9 @@ class Store:
                     "another --out"
                 )
             if stored.get(key) != config.get(key):
+                what = "match" if "match" in stored else "tournament"
                 raise StoreError(
-                    f"{self.folder} holds another tournament "
+                    f"{self.folder} holds another {what} "
                     f"({_difference(key, stored.get(key), config.get(key))}): choose another "
                     "--out, or remove that folder"
                 )
