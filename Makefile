@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 
 C_BOT := sample_bots/c/random_bot
 
-.PHONY: test demo lint bench bench-convergence clean sandbox-deps browser-deps terminal-deps \
+.PHONY: test demo lint bench bench-convergence bench-match clean sandbox-deps browser-deps terminal-deps \
 	kits-deps
 
 $(BIN)/python:
@@ -98,6 +98,11 @@ bench: $(STAMP) $(C_BOT)
 bench-convergence: $(STAMP)
 	$(BIN)/python benchmarks/field.py convergence
 	$(BIN)/python benchmarks/field.py agree
+
+# Games arena match's test needs, with duplicate deals and without, both designs (copies of
+# BASE, a field): about 40 minutes on 2 cores, 5 on 16 (--jobs).
+bench-match: $(STAMP)
+	$(BIN)/python benchmarks/match_sprt.py --design both --jobs $(shell nproc)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

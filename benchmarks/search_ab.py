@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import inspect
 import json
 import math
 import sys
 import time
+from collections.abc import Callable
 from multiprocessing import Pool
 from pathlib import Path
 from types import ModuleType
@@ -54,17 +56,24 @@ def load(path: Path, name: str) -> ModuleType:
 
 
 class InProcess:
-    """A bot module's ``choose`` (and its ``TRACKER.see``, if any) as a referee player."""
+    """A bot module as a referee player: its ``choose``, and its info handler if any.
+
+    ``choose(state, legal)`` or ``choose(state, legal, request)``; the handler is
+    ``TRACKER.see`` or ``on_info``, given every message the seat receives.
+    """
 
     def __init__(self, name: str, module: ModuleType) -> None:
         self.name = name
         self.description = "in-process"
-        self.module = module
+        self.choose: Callable[..., str] = module.choose
+        self.wants_request = len(inspect.signature(self.choose).parameters) >= 3
         tracker = getattr(module, "TRACKER", None)
-        self.see = tracker.see if tracker is not None else None
+        self.see: Callable[[Message], None] | None = (
+            tracker.see if tracker is not None else getattr(module, "on_info", None)
+        )
 
     def start_game(self, message: Message, line: bytes) -> None:
-        """Pass ``game_start`` on."""
+        """Pass ``game_start`` on (the bot seeds itself from it)."""
         self.deliver(message, line)
 
     def deliver(self, message: Message, line: bytes) -> None:
@@ -73,16 +82,19 @@ class InProcess:
             self.see(message)
 
     def request(self, message: Message, line: bytes, timeout_s: float) -> tuple[str, float]:
-        """Ask the module, timing it."""
+        """Ask the module, timing it (the referee charges the bank with the time)."""
         started = time.perf_counter()
-        move: str = self.module.choose(message["state"], message["legal"], message)
+        if self.wants_request:
+            move: str = self.choose(message["state"], message["legal"], message)
+        else:
+            move = self.choose(message["state"], message["legal"])
         return move, (time.perf_counter() - started) * 1000
 
     def end_game(self) -> None:
         """Nothing to do."""
 
     def abandon(self, error_line: bytes | None) -> None:
-        """A fault of an in-process bot is a bug: say so."""
+        """A fault of an in-process sample bot is a bug: say so."""
         raise RuntimeError(f"{self.name} faulted: {error_line!r}")
 
 
