@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 
-from arena.game import GameState, Rules, hand_start, request_state
+from arena.game import GameState, Rules, explain_request, hand_start, request_state
+from arena.game.cards import CARD_TEXT
 from arena.game.views import current_leader
+from tests.engine_digest import RULE_SETS, WRONG
 
 
 def test_request_state_has_exactly_the_protocol_fields() -> None:
@@ -71,3 +73,41 @@ def test_views_are_snapshots() -> None:
     while (pending := state.pending) is not None:
         state.apply(rng.choice(pending.legal))
     assert state.placements is not None
+
+
+def test_a_request_alone_explains_a_wrong_move_as_the_engine_does() -> None:
+    """A person's seat knows only its requests: its reasons must be the engine's, word for
+    word, for every kind of mistake, at every decision of random games of every option."""
+    explained = set()
+    for rules in RULE_SETS:
+        for seed in range(6):
+            state = GameState(rules, seed)
+            rng = random.Random(seed)
+            while (pending := state.pending) is not None:
+                request = {
+                    "action": pending.action,
+                    "legal": pending.legal,
+                    "state": request_state(state, pending.seat),
+                }
+                for move in (*WRONG, *(card for card in CARD_TEXT if card not in pending.legal)):
+                    if move in pending.legal:
+                        continue
+                    reason = explain_request(request, move)
+                    assert reason == state.explain(move, pending.seat)
+                    explained.add(reason.split(": ", 1)[1])
+                state.apply(rng.choice(pending.legal))
+    # Every reason the engine gives for a wrong move came up.
+    for reason in (
+        "it is not in your hand",
+        "you must follow",
+        "trumps (",  # trumps (hearts) have not been broken
+        "a blind dog answers 'blind'",
+        "a dog must play its card on the last trick",
+        "only a dog may knock",
+        "only a blind dog plays its card unseen",
+        "expected one of",
+        "name trumps with one of",
+        "answer rainbow with pass or declare",
+        "answer no_picture with pass or declare",
+    ):
+        assert any(text.startswith(reason) for text in explained), reason

@@ -13,7 +13,7 @@ from arena.game.cards import Card, Rank, Suit, parse_card
 from arena.game.decks import DeckSource, RandomDecks, SeededDecks, StackedDecks
 from arena.game.rules import OPTION_NAMES, Rules
 from arena.game.state import ACTIVE, DOG, OUT, Decision, GameState
-from arena.game.views import hand_start, request_state
+from arena.game.views import explain_request, hand_start, request_state
 
 __all__ = [
     "ACTIVE",
@@ -30,6 +30,7 @@ __all__ = [
     "SeededDecks",
     "StackedDecks",
     "Suit",
+    "explain_request",
     "hand_start",
     "parse_card",
     "request_state",

@@ -785,30 +785,60 @@ class GameState:
             return f"{move!r} is not legal: the game is over"
         if seat is not None and seat != pending.seat:
             return f"seat {seat} may not move now: it is seat {pending.seat}'s turn"
-        shown = move if isinstance(move, str) else repr(move)
-        allowed = ", ".join(pending.legal)
-        if pending.action == TRUMP:
-            return f"{shown} is not legal: name trumps with one of {allowed}"
-        if pending.action != PLAY:
-            return f"{shown} is not legal: answer {pending.action} with pass or declare"
-        held = self.hands[pending.seat]
-        is_dog = self.statuses[pending.seat] == DOG
-        if is_dog and self.blind[pending.seat] and move != KNOCK:
-            # Checked first: any other answer would tell the blind dog its own card.
-            return f"{shown} is not legal: a blind dog answers 'blind' to play its unseen card"
-        if move == KNOCK:
-            if is_dog:
-                return "knock is not legal: a dog must play its card on the last trick of a hand"
-            return "knock is not legal: only a dog may knock"
-        if move == BLIND:
-            return "blind is not legal: only a blind dog plays its card unseen"
-        if not isinstance(move, str) or move not in CARD_INDEX:
-            return f"{shown} is not a move: expected one of {allowed}"
-        if move not in held:
-            return f"{move} is not legal: it is not in your hand"
-        if self.trick:
-            return f"{move} is not legal: you must follow {SUIT_NAMES[self.led]}"
-        return f"{move} is not legal: trumps ({SUIT_NAMES[self.trump]}) have not been broken"
+        return explain_move(
+            move,
+            pending.action,
+            pending.legal,
+            self.hands[pending.seat],
+            dog=self.statuses[pending.seat] == DOG,
+            blind=self.blind[pending.seat],
+            led=self.led if self.trick else None,
+            trump=self.trump,
+        )
+
+
+def explain_move(
+    move: object,
+    action: str,
+    legal: Sequence[str],
+    held: Sequence[str],
+    *,
+    dog: bool,
+    blind: bool,
+    led: int | None,
+    trump: int,
+) -> str:
+    """A plain sentence saying why ``move`` is not one of ``legal`` for a seat.
+
+    From the seat's own facts alone: its cards (``held``), whether it plays a
+    dog (a ``blind`` one), the suit ``led`` to the trick in progress (None
+    before its first card) and the ``trump`` suit. So the engine's
+    :meth:`GameState.explain` and a seat that knows only its information set
+    (:func:`arena.game.views.explain_request`, which a person's seat uses to
+    say why an entry was refused) give the same words.
+    """
+    shown = move if isinstance(move, str) else repr(move)
+    allowed = ", ".join(legal)
+    if action == TRUMP:
+        return f"{shown} is not legal: name trumps with one of {allowed}"
+    if action != PLAY:
+        return f"{shown} is not legal: answer {action} with pass or declare"
+    if dog and blind and move != KNOCK:
+        # Checked first: any other answer would tell the blind dog its own card.
+        return f"{shown} is not legal: a blind dog answers 'blind' to play its unseen card"
+    if move == KNOCK:
+        if dog:
+            return "knock is not legal: a dog must play its card on the last trick of a hand"
+        return "knock is not legal: only a dog may knock"
+    if move == BLIND:
+        return "blind is not legal: only a blind dog plays its card unseen"
+    if not isinstance(move, str) or move not in CARD_INDEX:
+        return f"{shown} is not a move: expected one of {allowed}"
+    if move not in held:
+        return f"{move} is not legal: it is not in your hand"
+    if led is not None:
+        return f"{move} is not legal: you must follow {SUIT_NAMES[led]}"
+    return f"{move} is not legal: trumps ({SUIT_NAMES[trump]}) have not been broken"
 
 
 def _may_declare(what: str, held: list[str]) -> bool:

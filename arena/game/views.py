@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.game.cards import SUIT_CHARS
-from arena.game.state import DOG, KNOCK, PLAY, GameState
+from arena.game.state import DOG, KNOCK, PLAY, GameState, explain_move
 
 JSON = dict[str, Any]
 
@@ -105,3 +105,27 @@ def hand_start(deal: JSON, seat: int) -> JSON:
     if "dog_cards" in deal:
         message["dog_cards"] = dict(deal["dog_cards"])
     return message
+
+
+def explain_request(request: JSON, move: object) -> str:
+    """Why ``move`` is not one of a request's ``legal`` moves, from the request alone.
+
+    The same sentence :meth:`GameState.explain` gives, taken from the seat's
+    information set (its ``state``) instead of the whole game: a person's
+    seat holds only what it was sent, and says in these words why an entry
+    was refused.
+    """
+    state = request["state"]
+    seat = state["seat"]
+    trick = state["trick"]
+    trump = state["trump"]
+    return explain_move(
+        move,
+        request["action"],
+        request["legal"],
+        state["cards"],
+        dog=state["statuses"][seat] == DOG,
+        blind=seat in state["blind"],
+        led=SUIT_CHARS.index(trick[0][1][1]) if trick else None,
+        trump=SUIT_CHARS.index(trump) if trump else -1,
+    )
