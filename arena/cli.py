@@ -12,7 +12,7 @@ import random
 import shlex
 import sys
 from collections.abc import Callable, Sequence
-from contextlib import ExitStack, closing
+from contextlib import ExitStack, closing, nullcontext
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Never, TypeVar, cast
@@ -24,17 +24,18 @@ from arena import __version__
 from arena.bots.player import ProcessPlayer
 from arena.bots.sandbox import PROTECTIONS, Capabilities, SandboxRequest, detect
 from arena.bots.selftest import ATTACKS, run_attacks
-from arena.bots.spec import build_bot, parse_bots
+from arena.bots.spec import BotSpec, build_bot, parse_bots
 from arena.checkbot import check_bot
 from arena.errors import ArenaError, UsageProblem
 from arena.files import check_makeable
 from arena.game.rules import OPTION_NAMES, Rules, rules_from
+from arena.human.seats import HumanSeat, People, check_people, default_replay, parse_seats
 from arena.match.result import MatchTest, match_result
 from arena.match.schedule import DEAL_SETS_PER_ROUND, MatchDesign
 from arena.match.settings import DEFAULT_MAX_GAMES, DEFAULT_PLAYERS, MatchFlags, resolve_match
 from arena.newbot import new_bot
 from arena.protocol import Limits
-from arena.referee import play_game, read_replay, write_replay
+from arena.referee import Player, play_game, read_replay, write_replay
 from arena.report.html import leaderboard_table, page, pairwise_table
 from arena.report.leaderboard import render_document
 from arena.report.match_report import match_page
@@ -231,7 +232,8 @@ def simulate(
     "replay_path",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Write the replay (JSON lines) here.",
+    help="Write the replay (JSON lines) here. With a person at the table: default "
+    "results/play/play-SEED.jsonl.",
 )
 @click.option(
     "--logs",
@@ -244,6 +246,24 @@ def simulate(
 @limit_options
 @sandbox_options
 @click.option("--quiet", is_flag=True, help="Print only the result line.")
+@click.option(
+    "--web",
+    is_flag=True,
+    help="People play in their browsers: a page each on 127.0.0.1, the links printed.",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=0,
+    show_default=True,
+    help="With --web: the port to serve on (0: any free port).",
+)
+@click.option(
+    "--open/--no-open",
+    "open_pages",
+    default=True,
+    help="With --web: open the pages in this machine's browser, where it has a display.",
+)
 def play(
     bots: Sequence[str],
     seed: int | None,
@@ -257,25 +277,41 @@ def play(
     no_sandbox: bool,
     limits: Sequence[str],
     quiet: bool,
+    web: bool,
+    port: int,
+    open_pages: bool,
 ) -> None:
-    """Play one game between bots, narrated trick by trick.
+    """Play one game between bots, narrated trick by trick, or sit at the table yourself.
 
     A BOT is NAME=COMMAND, a COMMAND (its name derived from the file), or a
-    folder holding a bot.toml. Seats follow the order given.
+    folder holding a bot.toml. Seats follow the order given. A BOT written
+    human (or human:NAME) is a person: at this terminal (one person), or
+    with --web in a browser (any number, a page each). A person has no time
+    limit; Ctrl-C or the end of input ends their part, and the arena plays
+    their seat out (exit status 130 after Ctrl-C).
 
     \b
-    Example:
+    Examples:
         arena play sample_bots/python/random_bot.py \\
             "js=node sample_bots/javascript/random_bot.js" \\
             sample_bots/c/random_bot --seed 7 --replay game.jsonl
+        arena play human sample_bots/python/greedy_bot.py sample_bots/c/random_bot
+        arena play human:ann human:bob sample_bots/python/greedy_bot.py --web
     """
     if len(bots) < 2:
         raise click.UsageError("a game needs at least 2 bots")
-    specs = domain(lambda: parse_bots(list(bots)))
-    seats = "the number of players is the number of bots given"
-    game_rules = domain(partial(rules_from, rules, players=len(specs), seats=seats))
+    seats = domain(lambda: parse_seats(list(bots)))
+    people = domain(partial(check_people, seats, web=web))
+    specs = [seat for seat in seats if isinstance(seat, BotSpec)]
+    game_seats = "the number of players is the number of bots given"
+    game_rules = domain(partial(rules_from, rules, players=len(seats), seats=game_seats))
     timing = Limits(startup_ms=startup_ms, move_ms=move_ms, bank_ms=bank_ms)
     request = domain(partial(SandboxRequest.parse, required, no_sandbox, limits))
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    game_id = f"play-{seed}"
+    if replay_path is None and people:
+        replay_path = default_replay(game_id)
     if replay_path is not None:  # before the game: its replay must have a place to go
         domain(partial(check_makeable, replay_path, "--replay", folder=False))
     if log_dir is not None:
@@ -284,47 +320,63 @@ def play(
     resources = dict(request.resources)
     for spec in specs:
         domain(partial(build_bot, spec))
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
-    players = [
-        ProcessPlayer(spec, timing, log_dir=log_dir, sandbox=sandbox, resources=resources)
-        for spec in specs
-    ]
     layers = list(sandbox.layers) if sandbox is not None else []
-    try:
-        result = play_game(
-            players,
-            game_rules,
-            seed=seed,
-            game_id=f"play-{seed}",
-            limits=timing,
-            header_extra={"sandbox": layers},
-        )
-    finally:
-        for player in players:
-            player.close()
-    unwritten = None
-    if replay_path is not None:
-        try:
-            write_replay(replay_path, result.lines)
-        except OSError as error:  # checked before the game, but a disk can fill up
-            unwritten = f"cannot write the replay {replay_path}: {error.strerror}"
-    names = list(result.names)
-    if not quiet:
-        click.echo(f"Seed {seed}: " + ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
-        click.echo(f"Sandbox: {', '.join(layers) if layers else 'off'}")
-        for line in narrate(result.replay, names):
-            click.echo(line)
-    order = sorted(range(len(names)), key=lambda s: result.placements[s])
-    places = ", ".join(f"{result.placements[s]}. {names[s]}" for s in order)
-    faults = "".join(
-        f"; {names[s]} faulted ({f.kind.value})" for s, f in sorted(result.faults.items())
+    table = (
+        domain(lambda: People(people, web=web, port=port, open_pages=open_pages, say=click.echo))
+        if people
+        else None
     )
-    click.echo(f"Result (seed {seed}): {places}{faults}")
-    if unwritten:
-        raise click.ClickException(f"{unwritten} (--seed {seed} plays the same game again)")
-    if replay_path is not None and not quiet:
-        click.echo(f"Replay written to {replay_path}")
+    with table if table is not None else nullcontext():
+        players: list[Player] = [
+            table.player(seat)
+            if isinstance(seat, HumanSeat) and table is not None
+            else ProcessPlayer(
+                cast(BotSpec, seat), timing, log_dir=log_dir, sandbox=sandbox, resources=resources
+            )
+            for seat in seats
+        ]
+        try:
+            result = play_game(
+                players,
+                game_rules,
+                seed=seed,
+                game_id=game_id,
+                limits=timing,
+                header_extra={"sandbox": layers},
+            )
+        finally:
+            for player in players:
+                if isinstance(player, ProcessPlayer):
+                    player.close()
+        interrupted = table is not None and table.interrupted
+        unwritten = None
+        if replay_path is not None:
+            try:
+                write_replay(replay_path, result.lines)
+            except OSError as error:  # checked before the game, but a disk can fill up
+                unwritten = f"cannot write the replay {replay_path}: {error.strerror}"
+        names = list(result.names)
+        if not quiet and table is None:
+            click.echo(f"Seed {seed}: " + ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
+            click.echo(f"Sandbox: {', '.join(layers) if layers else 'off'}")
+            for line in narrate(result.replay, names):
+                click.echo(line)
+        order = sorted(range(len(names)), key=lambda s: result.placements[s])
+        places = ", ".join(f"{result.placements[s]}. {names[s]}" for s in order)
+        faults = "".join(
+            f"; {names[s]} faulted ({f.kind.value})" for s, f in sorted(result.faults.items())
+        )
+        click.echo(f"Result (seed {seed}): {places}{faults}")
+        if unwritten:
+            raise click.ClickException(f"{unwritten} (--seed {seed} plays the same game again)")
+        if replay_path is not None and not quiet:
+            click.echo(f"Replay written to {replay_path}")
+            if table is not None:
+                click.echo(f"Watch it: arena replay {shlex.quote(str(replay_path))} --html")
+        if table is not None:
+            table.finish(result)
+    if interrupted:
+        sys.exit(130)
 
 
 @main.command()

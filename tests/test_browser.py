@@ -9,9 +9,14 @@ from __future__ import annotations
 
 import copy
 import itertools
+import json
 import random
+import re
 import shutil
 import sqlite3
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -590,3 +595,86 @@ def test_a_match_report_opens_news_and_bases_game_side_by_side(
     assert [name.replace("n", "b", 1) if name == "n" else name for name in news] == bases
     pair.screenshot(path=str(tmp_path / "pair.png"))
     assert requests == [] and errors == []
+
+
+CARD = re.compile(r'"([2-9TJQKA][SHDC])"')
+
+
+def public_and_own_cards(records: list[JSON], seat: int) -> set[str]:
+    """Every card ``seat`` may ever see in a game: its own deals and everything shown to all."""
+    seen: set[str] = set()
+    for record in records:
+        if record["type"] == "deal":
+            seen |= set(record["hands"][seat]) | set(record.get("dog_cards", {}).values())
+            seen |= {record["turn_up"]} if record["turn_up"] else set()
+        elif record["type"] == "event":
+            seen |= set(CARD.findall(json.dumps(record)))
+    return seen
+
+
+def test_people_play_a_whole_game_in_their_browsers(browser: Browser, tmp_path: Path) -> None:
+    """Two people and a bot, a page each, every move a click; no page ever holds a hidden card."""
+    replay = tmp_path / "game.jsonl"
+    command = [
+        sys.executable, "-m", "arena", "play", "human:ann", C_BOT, "human:bob", "--web",
+        "--no-open", "--seed", "21", "--replay", str(replay),
+    ]  # fmt: skip
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=tmp_path)
+    assert process.stdout is not None
+    urls: dict[str, str] = {}
+    while len(urls) < 2:
+        line = process.stdout.readline()
+        name, _, url = line.strip().partition(": ")
+        if url.startswith("http://127.0.0.1:"):
+            urls[name] = url
+    states: dict[str, list[JSON]] = {"ann": [], "bob": []}
+    pages: dict[str, Page] = {}
+    errors: list[str] = []
+    try:
+        for name, url in urls.items():
+            page = browser.new_page(viewport={"width": 1100, "height": 800})
+            page.on("pageerror", lambda error: errors.append(str(error)))
+
+            def keep(response: Any, name: str = name) -> None:
+                if "/state" in response.url:
+                    states[name].append(response.json())
+
+            page.on("response", keep)
+            page.goto(url)
+            pages[name] = page
+        clicks = 0
+        while not all(page.evaluate("document.body.dataset.finished") for page in pages.values()):
+            for page in pages.values():
+                if page.evaluate("document.body.dataset.turn") != "yes":
+                    continue
+                asked = page.evaluate("document.body.dataset.ask")
+                legal = page.query_selector_all("#hand button.legal")
+                buttons = page.query_selector_all("#actions button")
+                (legal or buttons)[0].click()
+                clicks += 1
+                page.wait_for_function(f"document.body.dataset.ask !== '{asked}'", timeout=10_000)
+            assert clicks < 400
+            time.sleep(0.05)
+        assert process.wait(timeout=30) == 0
+        pages["ann"].screenshot(path=str(tmp_path / "ann-end.png"), full_page=True)
+        viewer_shown = pages["ann"].evaluate("!document.getElementById('viewer').hidden")
+        result_text = pages["bob"].inner_text("#result")
+    finally:
+        for page in pages.values():
+            page.close()
+        if process.poll() is None:
+            process.kill()
+    assert errors == []
+    assert viewer_shown and result_text.startswith("Game over. ")
+    records = [json.loads(line) for line in replay.read_text().splitlines()]
+    assert records[-1]["type"] == "game_end" and records[-1]["faults"] == {}
+    people = [r for r in records if r["type"] == "move" and r["seat"] in (0, 2)]
+    assert len(people) == clicks
+    for name, seat in (("ann", 0), ("bob", 2)):
+        during = [state for state in states[name] if not state["finished"]]
+        assert during and all("replay" not in state for state in during)
+        allowed = public_and_own_cards(records, seat)
+        for state in during:
+            hidden = set(CARD.findall(json.dumps(state))) - allowed
+            assert not hidden, f"{name}'s page was sent cards it may not see: {hidden}"
+        assert any(state["finished"] and state["replay"] for state in states[name])

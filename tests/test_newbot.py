@@ -125,12 +125,16 @@ def test_an_install_carries_the_kits_and_schemas_without_build_outputs(tmp_path:
     assert done.returncode == 0, done.stderr
     for language in LANGUAGES:
         assert (lib / "arena" / "kits" / language / "bot.toml").is_file()
+    # The pages' scripts too: the report's viewer, and the table a person plays on.
+    assert (lib / "arena" / "report" / "viewer.js").is_file()
+    assert (lib / "arena" / "human" / "table.js").is_file()
     copied = [path.relative_to(lib) for path in (lib / "arena" / "kits").rglob("*")]
     assert not [path for path in copied if BUILD_CACHES & set(path.parts)]
     script = (
         "import sys; from pathlib import Path; import arena.newbot, arena.protocol as p;"
         "print(arena.newbot.KITS); print(p.SCHEMA_DIR); p.load_schema('referee_to_bot');"
-        "print(arena.newbot.new_bot('go', Path(sys.argv[1])))"
+        "print(arena.newbot.new_bot('go', Path(sys.argv[1])));"
+        "import arena.human.page; assert 'ArenaViewer' in arena.human.page.table_page('x')"
     )
     done = subprocess.run(
         [sys.executable, "-c", script, str(tmp_path / "fresh")],

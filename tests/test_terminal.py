@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 import subprocess
 import sys
@@ -33,10 +35,12 @@ class Terminal:
             check=True,
         )  # fmt: skip
 
-    def screen(self, *, joined: bool = False) -> str:
-        """The screen's text (``joined``: lines the terminal wrapped, joined again)."""
+    def screen(self, *, joined: bool = False, escapes: bool = False) -> str:
+        """The screen's text (``joined``: lines the terminal wrapped, joined again;
+        ``escapes``: with the escape sequences of its colours)."""
+        flags = [*(["-J"] if joined else []), *(["-e"] if escapes else [])]
         done = subprocess.run(
-            [str(TMUX), "capture-pane", "-p", *(["-J"] if joined else []), "-t", self.name],
+            [str(TMUX), "capture-pane", "-p", *flags, "-t", self.name],
             check=True,
             capture_output=True,
             text=True,
@@ -127,3 +131,87 @@ def test_a_match_shows_its_test_live_and_ctrl_c_prints_the_result(tmp_path: Path
     assert "exit=130" in screen and "Traceback" not in screen
     assert "Result: " in screen and "  LLR " in screen
     assert "games are saved in" in screen and "Resume with: arena match a=" in screen, screen
+
+
+def prompt_shown(screen: str) -> bool:
+    """Whether the person is being asked: the last line is an empty prompt."""
+    lines = [line.rstrip() for line in screen.splitlines() if line.strip()]
+    return bool(lines) and lines[-1] == "Your move>"
+
+
+def wait_for_turn(terminal: Terminal, timeout_s: float = 20.0) -> str:
+    """The screen once the person is asked again, or the command has ended."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        screen = terminal.screen()
+        if prompt_shown(screen) or "exit=" in screen:
+            return screen
+        time.sleep(0.05)
+    raise AssertionError(f"no prompt and no end; the screen:\n{terminal.screen()}")
+
+
+SUIT_LETTERS = {"\u2660": "s", "\u2665": "h", "\u2666": "d", "\u2663": "c"}
+
+
+def test_a_person_plays_a_whole_game_at_the_terminal(tmp_path: Path) -> None:
+    replay = tmp_path / "game.jsonl"
+    command = (
+        f"{sys.executable} -m arena play human:ann {C_BOT} {C_BOT} --seed 11 --replay {replay}"
+    )
+    terminal = Terminal(command, tmp_path)
+    typed = 0
+    try:
+        screen = wait_for_turn(terminal)
+        assert "Your hand: " in screen and "Your turn: play a card" in screen
+        assert "== Hand 1 of 7: 7 cards each" in screen and "(turned up " in screen
+        terminal.keys("zz", "Enter")
+        assert "'zz' is not a move" in wait_for_turn(terminal)
+        while "exit=" not in screen:
+            turn = screen[screen.rindex("Your turn: ") :]
+            cards = re.findall(r"\d+\) (10|[2-9JQKA])([\u2660\u2665\u2666\u2663])", turn)
+            suits = re.findall(r"\d+\) [\u2660\u2665\u2666\u2663] ([a-z]+)", turn)
+            assert cards or suits or "pass" in turn, turn
+            if typed % 2 or not (cards or suits):  # the first move listed, by its number
+                terminal.keys("1", "Enter")
+            elif cards:  # the last card listed, written as a person writes it: 10h, qs
+                rank, suit = cards[-1]
+                terminal.keys(f"{rank.lower()}{SUIT_LETTERS[suit]}", "Enter")
+            else:  # trumps named by the suit's name
+                terminal.keys(suits[-1], "Enter")
+            typed += 1
+            screen = wait_for_turn(terminal)
+            assert " is not " not in screen[screen.rindex("Your turn: ") :], screen
+        screen = terminal.screen(joined=True)
+    finally:
+        terminal.close()
+    assert "exit=0" in screen and "Traceback" not in screen, screen
+    assert "Result (seed 11): " in screen and "Replay written to " in screen
+    records = [json.loads(line) for line in replay.read_text().splitlines()]
+    moves = [r for r in records if r["type"] == "move" and r["seat"] == 0]
+    assert len(moves) == typed and not any(r.get("fallback") for r in moves)
+    assert records[-1]["type"] == "game_end" and records[-1]["faults"] == {}
+
+
+@pytest.mark.parametrize("no_color", [False, True])
+def test_ctrl_c_ends_the_persons_part_and_the_game_plays_out(
+    tmp_path: Path, no_color: bool
+) -> None:
+    replay = tmp_path / "game.jsonl"
+    env = "NO_COLOR=1 " if no_color else ""
+    command = f"{env}{sys.executable} -m arena play human {C_BOT} {C_BOT} {C_BOT} --seed 5 "
+    terminal = Terminal(command + f"--replay {replay}", tmp_path)
+    try:
+        wait_for_turn(terminal)
+        coloured = terminal.screen(escapes=True)
+        terminal.keys("C-c")
+        terminal.wait_for("exit=")
+        screen = terminal.screen(joined=True)
+    finally:
+        terminal.close()
+    # Colours on a terminal (hearts and diamonds red, headings bold), none under NO_COLOR.
+    assert ("\x1b[" in coloured) is not no_color
+    assert "exit=130" in screen and "Traceback" not in screen, screen
+    assert "You left the table" in screen and "human faulted (crash)" in screen
+    records = [json.loads(line) for line in replay.read_text().splitlines()]
+    assert records[-1]["faults"] == {"0": {"kind": "crash", "detail": "the person left"}}
+    assert len({r["hand"] for r in records if r["type"] == "deal"}) >= 1

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -76,6 +77,11 @@ def parse_bot(text: str, base: Path | None = None) -> BotSpec:
     base = (base or Path.cwd()).resolve()
     name = ""
     command = text.strip()
+    if is_person(command):
+        raise BotError(
+            f"{text!r} seats a person, which only `arena play` does (a bot folder named "
+            "human: write ./human)"
+        )
     head, sep, rest = command.partition("=")
     if sep and _NAME_LIKE.match(head) and not os.path.exists(base / command):
         name, command = check_name(head), rest.strip()
@@ -86,6 +92,15 @@ def parse_bot(text: str, base: Path | None = None) -> BotSpec:
         return _from_manifest(folder, name, text)
     argv = _resolve(_split(command, text), base, name or text)
     return BotSpec(name=name or _derive_name(argv), argv=argv, source=text, named=bool(name))
+
+
+#: The BOT argument that seats a person (``human``, or ``human:NAME``) in ``arena play``.
+PERSON = "human"
+
+
+def is_person(text: str) -> bool:
+    """Whether a BOT argument names a person: ``human`` or ``human:NAME``, not ``./human``."""
+    return text == PERSON or text.startswith(PERSON + ":")
 
 
 def parse_bots(texts: list[str], base: Path | None = None) -> list[BotSpec]:
@@ -99,21 +114,34 @@ def parse_bots(texts: list[str], base: Path | None = None) -> list[BotSpec]:
         BotError: as :func:`parse_bot`, or for two bots given the same name.
     """
     specs = [parse_bot(text, base) for text in texts]
-    explicit = [spec.name for spec in specs if spec.named]
+    names = unique_names([(spec.name, spec.named) for spec in specs])
+    return [replace(spec, name=name) for spec, name in zip(specs, names, strict=True)]
+
+
+def unique_names(entries: Sequence[tuple[str, bool]]) -> list[str]:
+    """Each seat's name, unique: ``entries`` are (name, given explicitly) in seat order.
+
+    A derived name that is taken gets a number (``random_bot-2``); a name
+    given twice explicitly is refused, as nothing says which seat is which.
+
+    Raises:
+        BotError: for a name given explicitly twice.
+    """
+    explicit = [name for name, named in entries if named]
     taken: set[str] = set()
     unique = []
-    for spec in specs:
-        name = spec.name
-        if spec.named:
+    for base_name, named in entries:
+        name = base_name
+        if named:
             if explicit.count(name) > 1:
                 raise BotError(f"two bots are named {name!r}: give each its own NAME=COMMAND")
         else:
             number = 1
             while name in taken or name in explicit:
                 number += 1
-                name = f"{spec.name}-{number}"
+                name = f"{base_name}-{number}"
         taken.add(name)
-        unique.append(replace(spec, name=name))
+        unique.append(name)
     return unique
 
 

@@ -36,6 +36,8 @@ class Narrator:
         kind = record.get("type")
         if kind == "deal":
             return self._deal(record)
+        if kind == "hand_start":  # a seat's own view of a deal: no other hand in it
+            return self._hand_start(record)
         if kind == "event":
             return self._event(record)
         if kind == "hand_end":
@@ -44,16 +46,20 @@ class Narrator:
             return self._game_end(record)
         return []
 
-    def _deal(self, record: JSON) -> list[str]:
+    def _hand_start(self, record: JSON) -> list[str]:
+        """A new hand, from a ``deal`` record or a seat's ``hand_start``: its first line."""
         self.statuses = list(record["statuses"])
         self.hand_size = record["hand_size"]
         self.trick_no = 0
         self.trick_parts = []
         size = record["hand_size"]
-        lines = [
+        return [
             f"Hand {record['hand']}: {size} card{'s' if size != 1 else ''} each, "
             f"{self.name(record['dealer'])} deals."
         ]
+
+    def _deal(self, record: JSON) -> list[str]:
+        lines = self._hand_start(record)
         blind = set(record.get("blind", []))
         face_up = record.get("dog_cards", {})
         for seat, status in enumerate(self.statuses):

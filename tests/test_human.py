@@ -1,0 +1,278 @@
+"""A person at the table: entries understood, the seat's view, whole games, bad input.
+
+The terminal itself is tested in tests/test_terminal.py (tmux) and the page
+in tests/test_browser.py (chromium); here the person is a scripted front
+behind the real :class:`HumanPlayer`, against the real referee.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.errors import BotError, FaultKind
+from arena.game import Rules
+from arena.human.entry import choices, understand
+from arena.human.player import HumanPlayer, PersonLeft
+from arena.human.seats import HumanSeat, check_people, parse_seats
+from arena.human.view import SeatView
+from arena.players import RandomPlayer
+from arena.referee import play_game
+from tests.engine_digest import RULE_SETS
+from tests.test_tournament import C_BOT, run_cli
+
+JSON = dict[str, Any]
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def request(legal: list[str], *, action: str = "play", **state: Any) -> JSON:
+    """A request with a state holding what the entry's explanations read."""
+    base: JSON = {
+        "seat": 0,
+        "cards": ["7H", "TH", "2S", "KC"],
+        "trick": [],
+        "trump": "S",
+        "statuses": ["active", "active", "dog"],
+        "blind": [],
+    }
+    base.update(state)
+    return {"type": "request", "id": 1, "action": action, "legal": legal, "state": base}
+
+
+PLAY = request(["7H", "TH", "2S", "KC"])
+FOLLOW = request(["7H", "TH"], trick=[[2, "3H"]])
+
+
+@pytest.mark.parametrize(
+    ("entry", "asked", "move"),
+    [
+        ("7h", PLAY, "7H"),
+        ("7H", PLAY, "7H"),
+        (" 10h ", PLAY, "TH"),
+        ("th", PLAY, "TH"),
+        ("h10", PLAY, "TH"),
+        ("10 of hearts", PLAY, "TH"),
+        ("\u2665 7", PLAY, "7H"),
+        ("KC", PLAY, "KC"),
+        ("1", PLAY, "2S"),  # the list is shown by suit: spades, hearts, clubs, diamonds
+        ("2", PLAY, "TH"),
+        ("4", PLAY, "KC"),
+        ("knock", request(["knock", "5D"], statuses=["dog"], cards=["5D"]), "knock"),
+        ("BLIND", request(["knock", "blind"], statuses=["dog"], cards=[], blind=[0]), "blind"),
+        ("hearts", request(["C", "H", "D", "S"], action="trump"), "H"),
+        ("s", request(["C", "H", "D", "S"], action="trump"), "S"),
+        ("\u2666", request(["C", "H", "D", "S"], action="trump"), "D"),
+        ("declare", request(["pass", "declare"], action="rainbow"), "declare"),
+        ("2", request(["pass", "declare"], action="rainbow"), "declare"),
+    ],
+)
+def test_an_entry_is_read_as_people_write_moves(entry: str, asked: JSON, move: str) -> None:
+    assert understand(entry, asked).move == move
+
+
+@pytest.mark.parametrize(
+    ("entry", "asked", "problem"),
+    [
+        ("", PLAY, "type a move: a card such as 7h or 10s, or a number from the list"),
+        ("zz", PLAY, "'zz' is not a move: a card such as 7h or 10s, or a number from the list"),
+        ("9", PLAY, "there is no move 9: choose 1 to 4"),
+        ("0", PLAY, "there is no move 0: choose 1 to 4"),
+        ("AS", PLAY, "AS is not legal: it is not in your hand"),
+        ("2s", FOLLOW, "2S is not legal: you must follow hearts"),
+        ("knock", PLAY, "knock is not legal: only a dog may knock"),
+        ("7h", request(["C", "H", "D", "S"], action="trump"), "7H is not legal: name trumps"),
+        (
+            "xyz",
+            request(["C", "H", "D", "S"], action="trump"),
+            "'xyz' is not a move: a suit (s, h, d, c or its name), or a number from the list",
+        ),
+        (
+            "hearts",
+            request(["pass", "declare"], action="rainbow"),
+            "'hearts' is not a move: a number from the list, or pass or declare",
+        ),
+        ("7h", request(["pass", "declare"], action="rainbow"), "7H is not legal: answer rainbow"),
+        (
+            "zz",
+            request(["knock", "5D"], statuses=["dog"], cards=["5D"]),
+            "'zz' is not a move: a card such as 7h or 10s, a number from the list, or knock",
+        ),
+    ],
+)
+def test_a_wrong_entry_is_explained(entry: str, asked: JSON, problem: str) -> None:
+    understood = understand(entry, asked)
+    assert understood.move is None
+    assert understood.problem is not None and understood.problem.startswith(problem)
+
+
+def test_choices_list_words_then_suits_then_cards_by_suit_from_the_top() -> None:
+    assert choices(request(["knock", "2C", "7H", "TH", "AS", "3D"])) == [
+        "knock", "AS", "TH", "7H", "2C", "3D",
+    ]  # fmt: skip
+    assert choices(request(["C", "H", "D", "S"], action="trump")) == ["S", "H", "C", "D"]
+
+
+class ScriptedFront:
+    """A person who first types something wrong, then a legal move in a random written form."""
+
+    def __init__(self, rng: random.Random, *, leave_after: int | None = None) -> None:
+        self.rng = rng
+        self.leave_after = leave_after
+        self.asked = 0
+        self.problems: list[str] = []
+        self.shown: list[JSON] = []
+        self.views: list[tuple[JSON, JSON]] = []
+
+    def show(self, view: SeatView, message: JSON, lines: list[str]) -> None:
+        self.shown.append(message)
+
+    def ask(self, view: SeatView, request: JSON, problem: str | None) -> str:
+        if problem is None:
+            self.asked += 1
+            self.views.append((view.to_json(), request))
+            if self.leave_after is not None and self.asked > self.leave_after:
+                raise PersonLeft("eof")
+            return "no such move"  # every first entry is wrong: explained, asked again
+        self.problems.append(problem)
+        shown = choices(request)
+        move = self.rng.choice(shown)
+        if len(move) == 2 and self.rng.random() < 0.5:
+            rank = "10" if move[0] == "T" else move[0]
+            return self.rng.choice([rank + move[1].lower(), move[1].lower() + rank])
+        return str(shown.index(move) + 1)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: f"{rules.players}p")
+def test_a_person_plays_whole_games_of_every_option(rules: Rules) -> None:
+    for seed in range(4):
+        rng = random.Random(seed)
+        seat = seed % rules.players
+        front = ScriptedFront(rng)
+        person = HumanPlayer("ann", front)
+        players: list[Any] = [RandomPlayer(f"r{s}") for s in range(rules.players)]
+        players[seat] = person
+        result = play_game(players, rules, seed=seed, game_id=f"person-{seed}")
+        assert not result.faults
+        assert front.asked == len(front.problems) > 0
+        assert all(problem.startswith("'no such move' is not a move") for problem in front.problems)
+        assert person.view.finished and person.view.placements == list(result.placements)
+        for view, asked in front.views:
+            state = asked["state"]
+            # What the view shows is what the request says, kept from the messages.
+            assert view["cards"] == state["cards"]
+            assert view["tricks"] == state["tricks"]
+            assert view["statuses"] == state["statuses"]
+            assert view["trump"] == state["trump"]
+            assert [turn for turn in view["trick"] if turn[1] != "knock"] == state["trick"]
+            assert [turn[0] for turn in view["trick"] if turn[1] == "knock"] == state["knocked"]
+
+
+def test_a_person_who_leaves_faults_and_the_game_plays_out() -> None:
+    front = ScriptedFront(random.Random(1), leave_after=3)
+    person = HumanPlayer("ann", front)
+    result = play_game(
+        [person, RandomPlayer("b"), RandomPlayer("c")], Rules(players=3), seed=5, game_id="g"
+    )
+    fault = result.faults[0]
+    assert (fault.kind, fault.detail) == (FaultKind.CRASH, "the person left")
+    assert person.left == "eof"
+    assert result.placements[0] == 3 and result.replay[-1]["type"] == "game_end"
+    assert person.view.stopped == "the person left"
+
+
+def test_a_seat_view_holds_nothing_its_messages_did_not() -> None:
+    """Every card in the view was in a message the seat was sent: its own, or public."""
+    front = ScriptedFront(random.Random(2))
+    person = HumanPlayer("ann", front)
+    play_game(
+        [RandomPlayer("a"), person, RandomPlayer("c"), RandomPlayer("d")],
+        Rules(upside_dog=True),
+        seed=9,
+        game_id="g",
+    )
+    seen: set[str] = set()
+    cards = re.compile(r'"([2-9TJQKA][SHDC])"')
+    for message in front.shown:
+        seen |= set(cards.findall(str(message).replace("'", '"')))
+    for view, asked in front.views:
+        seen |= set(cards.findall(str(asked).replace("'", '"')))
+        assert set(cards.findall(str(view).replace("'", '"'))) <= seen
+
+
+def test_human_seats_and_their_names() -> None:
+    seats = parse_seats(["human", f"{C_BOT}", "human:ann", "human"])
+    assert [seat.name for seat in seats] == ["human", "random_bot", "ann", "human-2"]
+    assert isinstance(seats[0], HumanSeat) and isinstance(seats[2], HumanSeat)
+    with pytest.raises(BotError, match="two bots are named 'ann'"):
+        parse_seats(["human:ann", f"ann={C_BOT}"])
+    with pytest.raises(BotError, match="write human:NAME with a name"):
+        parse_seats(["human:", C_BOT])
+    assert len(check_people(seats, web=True)) == 3
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "message"),
+    [
+        (["play", "human", "human", C_BOT], 2, "2 people at one terminal"),
+        (["play", C_BOT, C_BOT, "--web"], 2, "--web shows a person's table"),
+        (["play", "human:", C_BOT], 1, "write human:NAME with a name"),
+        (["play", "human:a b", C_BOT], 1, "a b"),
+        (
+            ["tournament", "--bot", "human", "--bot", C_BOT, "--bot", C_BOT, "--players", "3"],
+            1,
+            "'human' seats a person, which only `arena play` does",
+        ),
+        (["match", "human", C_BOT], 1, "'human' seats a person, which only `arena play` does"),
+        (["check-bot", "human:ann"], 1, "'human:ann' seats a person"),
+    ],
+)
+def test_bad_input_about_people_is_one_line(args: list[str], status: int, message: str) -> None:
+    code, output = run_cli(*args)
+    assert code == status, output
+    lines = [line for line in output.splitlines() if line.strip()]
+    assert message in lines[-1] and "Traceback" not in output, output
+
+
+def test_web_on_a_port_in_use_is_one_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, output = run_cli(
+            "play", "human", C_BOT, "--web", "--no-open", "--port", str(port),
+            "--replay", str(tmp_path / "g.jsonl"),
+        )  # fmt: skip
+    assert code == 1, output
+    assert (
+        output.strip()
+        .splitlines()[-1]
+        .startswith(f"Error: cannot serve the table on 127.0.0.1, port {port}: ")
+    )
+    assert "Traceback" not in output and not (tmp_path / "g.jsonl").exists()
+
+
+def test_the_end_of_input_ends_the_persons_part_and_exits_0(tmp_path: Path) -> None:
+    """Piped input that runs out: the seat faults, the game and its replay are complete."""
+    done = subprocess.run(
+        [sys.executable, "-m", "arena", "play", "human:ann", C_BOT, C_BOT, "--seed", "4"],
+        input="zz\n1\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "'zz' is not a move" in done.stdout
+    assert "You left the table" in done.stdout
+    assert "ann faulted (crash)" in done.stdout
+    replay = (tmp_path / "results" / "play" / "play-4.jsonl").read_text().splitlines()
+    assert '"detail":"the person left"' in replay[-1]
+    assert sum('"type":"move","seat":0' in line and "fallback" not in line for line in replay) == 1
