@@ -27,6 +27,8 @@ SCHEMA_DIR = shipped("schemas", "protocol/schemas")
 SCHEMA_NAMES = ("referee_to_bot", "bot_to_referee", "replay_line")
 #: Longest line accepted from a bot, in bytes; a longer one is a ``malformed`` fault.
 MAX_LINE_BYTES = 1 << 20
+#: Largest ``info`` of a move kept as the bot sent it: bytes of its compact JSON encoding.
+MAX_INFO_BYTES = 4096
 
 JSON = dict[str, Any]
 
@@ -145,14 +147,31 @@ def decode_reply(line: bytes, kind: str) -> JSON:
 
 
 def decode_move(line: bytes, request_id: int) -> str:
-    """The move of a bot's answer to request ``request_id``, checked against the schema.
+    """The move of a bot's answer to request ``request_id`` (see :func:`decode_answer`).
+
+    Raises:
+        BotFault: ``malformed`` for anything but a valid ``move`` with that id.
+    """
+    return decode_answer(line, request_id)[0]
+
+
+def kept_info(info: Any) -> Any:
+    """A move's ``info`` as the replay keeps it: itself, or when its compact encoding is
+    over :data:`MAX_INFO_BYTES`, ``{"truncated": true, "bytes": N}`` (never a fault)."""
+    size = len(_dumps(info))
+    return info if size <= MAX_INFO_BYTES else {"truncated": True, "bytes": size}
+
+
+def decode_answer(line: bytes, request_id: int) -> tuple[str, Any]:
+    """The move of a bot's answer to request ``request_id`` and its ``info`` (None if none).
 
     The common case costs one parse and a few type checks: a JSON object
     whose ``type`` is ``"move"``, whose ``id`` is the int asked for and whose
     ``move`` is a string satisfies the ``move`` definition of
-    ``bot_to_referee.json`` (extra fields are allowed there), which a test
-    checks against the schema itself. Anything else goes through the
-    compiled validator, which names what is wrong.
+    ``bot_to_referee.json`` (``info`` may be any JSON value, extra fields are
+    allowed), which a test checks against the schema itself. Anything else
+    goes through the compiled validator, which names what is wrong. An
+    ``info`` over :data:`MAX_INFO_BYTES` is kept as its size only.
 
     Raises:
         BotFault: ``malformed`` for anything but a valid ``move`` with that id.
@@ -171,7 +190,8 @@ def decode_move(line: bytes, request_id: int) -> str:
             raise BotFault(
                 FaultKind.MALFORMED, f"answered request {request_id} with id {reply['id']}"
             )
-        return move
+        info = reply.get("info")
+        return move, None if info is None else kept_info(info)
     reply = decode_reply(line, "move")  # raises, naming the problem
     raise BotFault(FaultKind.MALFORMED, f"answered request {request_id} with id {reply['id']!r}")
 

@@ -44,7 +44,12 @@ class Player(Protocol):
         """Take an information message (no answer)."""
 
     def request(self, message: JSON, line: bytes, timeout_s: float) -> tuple[str, float]:
-        """Answer a request: the move and the milliseconds it took."""
+        """Answer a request: the move and the milliseconds it took.
+
+        A player whose answers carry what it was thinking (protocol v1's
+        optional ``info`` of a move) has it in an attribute ``info`` after
+        each answer (None: none); the referee keeps it in the replay's move.
+        """
 
     def end_game(self) -> None:
         """The game is over for this player (``game_end`` has been delivered)."""
@@ -182,7 +187,7 @@ class _Game:
         publish = self._publish
         while (pending := state.pending) is not None:
             seat, action, legal = pending
-            move, ms = ask(seat, action, legal)
+            move, ms, info = ask(seat, action, legal)
             record: JSON = {
                 "type": "move",
                 "seat": seat,
@@ -192,6 +197,8 @@ class _Game:
             }
             if ms is None:
                 record["fallback"] = True
+            elif info is not None:
+                record["info"] = info
             replay.append(record)
             sent.append(None)
             state.apply(move)
@@ -214,10 +221,10 @@ class _Game:
             sent=self.sent,
         )
 
-    def _ask(self, seat: int, action: str, legal: list[str]) -> tuple[str, float | None]:
-        """The seat's move, or the fallback (with ``None`` ms) for a faulted seat."""
+    def _ask(self, seat: int, action: str, legal: list[str]) -> tuple[str, float | None, Any]:
+        """The seat's move and its ``info``, or the fallback (``None`` ms) for a faulted seat."""
         if seat in self.faults:
-            return legal[0], None
+            return legal[0], None, None
         self.request_id += 1
         request = {
             "type": "request",
@@ -238,12 +245,12 @@ class _Game:
                 raise BotFault(FaultKind.ILLEGAL, self.state.explain(move, seat))
         except BotFault as fault:
             self._fault(seat, fault, self.request_id)
-            return legal[0], None
+            return legal[0], None, None
         ms = float(ms)
         over = ms - self.move_ms
         if over > 0:
             self.bank[seat] = max(0, self.bank[seat] - int(over + 0.999))
-        return move, ms
+        return move, ms, getattr(player, "info", None)
 
     def _fault(self, seat: int, fault: BotFault, request_id: int | None) -> None:
         self.faults[seat] = Fault(fault.kind, fault.detail)

@@ -65,7 +65,7 @@ class InProcess:
     def __init__(self, name: str, module: ModuleType) -> None:
         self.name = name
         self.description = "in-process"
-        self.choose: Callable[..., str] = module.choose
+        self.choose: Callable[..., Any] = module.choose
         self.wants_request = len(inspect.signature(self.choose).parameters) >= 3
         tracker = getattr(module, "TRACKER", None)
         self.see: Callable[[Message], None] | None = (
@@ -85,9 +85,10 @@ class InProcess:
         """Ask the module, timing it (the referee charges the bank with the time)."""
         started = time.perf_counter()
         if self.wants_request:
-            move: str = self.choose(message["state"], message["legal"], message)
+            answer = self.choose(message["state"], message["legal"], message)
         else:
-            move = self.choose(message["state"], message["legal"])
+            answer = self.choose(message["state"], message["legal"])
+        move: str = answer[0] if isinstance(answer, tuple) else answer  # (move, info) or move
         return move, (time.perf_counter() - started) * 1000
 
     def end_game(self) -> None:

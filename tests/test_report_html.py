@@ -270,3 +270,13 @@ def test_history_keeps_at_most_the_points_asked_and_the_last(tmp_path: Path) -> 
         assert line[-1] == whole[bot][-1]
         assert line[-1][1] == pytest.approx(final[bot], abs=0.002)
         assert [game for game, _ in line] == sorted(game for game, _ in line)
+
+
+def test_no_shipped_script_holds_what_ends_its_script_element() -> None:
+    """Each page inlines these scripts: ``</script`` anywhere in one (a comment too) would end
+    its element early and break the page."""
+    scripts = [*(Path(__file__).resolve().parent.parent / "arena").rglob("*.js")]
+    assert len(scripts) >= 3
+    for script in scripts:
+        text = script.read_text(encoding="utf-8").lower()
+        assert "</script" not in text and "<!--" not in text, script

@@ -194,8 +194,13 @@ def test_the_search_bot_searches_trumps_and_rainbows(
                 # 50 ms: enough to find a consistent deal on a loaded machine (10 ms was not,
                 # with other builds running), still short for 60 games.
                 request = {"action": pending.action, "time": {"move_ms": 50, "bank_ms": 0}}
-                move = search.choose(request_state(game, me), list(pending.legal), request)
+                answer = search.choose(request_state(game, me), list(pending.legal), request)
+                # A searched move comes with what the search found (sent as the move's info).
+                assert isinstance(answer, tuple), answer
+                move, info = answer
                 assert move in pending.legal
+                assert info["deals"] > 0 and info["rollouts"] >= info["deals"]
+                assert 0.0 <= info["win"] <= 1.0 and set(info["moves"]) <= set(pending.legal)
                 asked[pending.action] += 1
                 game.apply(move)
             else:

@@ -20,7 +20,7 @@ from arena.bots.process import BotProcess
 from arena.bots.sandbox import Capabilities, ResourceLimits, detect
 from arena.bots.spec import BotSpec
 from arena.errors import BotFault, FaultKind
-from arena.protocol import BYE, Limits, decode_move, decode_reply, encode, hello_message
+from arena.protocol import BYE, Limits, decode_answer, decode_reply, encode, hello_message
 
 JSON = dict[str, Any]
 _monotonic = time.monotonic
@@ -65,6 +65,8 @@ class ProcessPlayer:
         self.process: BotProcess | None = None
         self.ready: JSON | None = None
         self.starts = 0
+        #: The ``info`` of the bot's last answer (None: it sent none); the referee keeps it.
+        self.info: Any = None
         self._queue: list[bytes] = []
 
     # ------------------------------------------------------------------ Player interface
@@ -103,7 +105,8 @@ class ProcessPlayer:
         process.send(b"".join(queue), deadline)
         raw = process.read_line(deadline)
         elapsed_ms = (_monotonic() - start) * 1000.0
-        return decode_move(raw, message["id"]), elapsed_ms
+        move, self.info = decode_answer(raw, message["id"])
+        return move, elapsed_ms
 
     def end_game(self) -> None:
         """Write what is still queued (``game_end``); a bot gone by now faults nothing."""

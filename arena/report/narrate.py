@@ -6,6 +6,7 @@ game being simulated, a game being refereed and a replay read from a file.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -24,6 +25,8 @@ class Narrator:
         self.hand_size = 0
         self.trick_no = 0
         self.trick_parts: list[str] = []
+        #: Lines of the moves' info, waiting for the line that narrates their moves.
+        self.infos: list[str] = []
 
     def name(self, seat: int | None) -> str:
         """The display name of a seat."""
@@ -32,12 +35,29 @@ class Narrator:
         return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
 
     def lines(self, record: JSON) -> list[str]:
-        """The lines (possibly none) that narrate one record."""
+        """The lines (possibly none) that narrate one record.
+
+        What a bot sent with a move (its ``info``) follows the line that
+        narrates the move: the trick's line for a card, the trumps' line
+        for a suit.
+        """
+        lines = self._lines(record)
+        if lines and self.infos:
+            lines += self.infos
+            self.infos = []
+        return lines
+
+    def _lines(self, record: JSON) -> list[str]:
         kind = record.get("type")
         if kind == "deal":
             return self._deal(record)
         if kind == "hand_start":  # a seat's own view of a deal: no other hand in it
             return self._hand_start(record)
+        if kind == "move":
+            if "info" in record:  # shown under the line that narrates the move
+                name = self.name(record["seat"])
+                self.infos.append(f"    {name} ({record['move']}): {info_text(record['info'])}")
+            return []
         if kind == "event":
             return self._event(record)
         if kind == "hand_end":
@@ -139,6 +159,16 @@ class Narrator:
         for seat, fault in sorted(record.get("faults", {}).items(), key=lambda kv: int(kv[0])):
             lines.append(f"  {self.name(int(seat))} faulted ({fault['kind']}): {fault['detail']}")
         return lines
+
+
+#: Characters of a move's info shown in a narration line (the replay keeps it whole).
+INFO_CHARS = 160
+
+
+def info_text(info: Any) -> str:
+    """A move's ``info`` on one line: compact JSON, clipped to :data:`INFO_CHARS`."""
+    text = json.dumps(info, separators=(",", ":"), ensure_ascii=False)
+    return text if len(text) <= INFO_CHARS else text[: INFO_CHARS - 3] + "..."
 
 
 def narrate(

@@ -38,6 +38,10 @@ VIEWER_CSS = """
   padding: 0 0.25rem; margin: 0.1rem; background: var(--bg); }
 .card.red { color: #c0262d; }
 #trick { margin: 1rem 0; min-height: 2rem; display: flex; gap: 1rem; }
+#thought { border-left: 3px solid var(--accent); padding: 0.2rem 0.6rem; margin: 0.4rem 0; }
+#thought pre { margin: 0.2rem 0 0.5rem; max-height: 12rem; overflow: auto; white-space: pre-wrap;
+  word-break: break-word; font-size: 0.85rem; }
+.thought-title { color: var(--muted); font-size: 0.9rem; }
 """
 
 #: The viewer's place in a page: its controls, the caption, the trick and the seats.
@@ -48,7 +52,8 @@ VIEWER_HTML = (
     '<button id="next" title="next (right arrow)">next &rarr;</button>'
     '<select id="jump" title="jump to a hand"><option value="0">start</option></select>'
     '<span id="step"></span> <span id="hand"></span> <span id="trump"></span></div>\n'
-    '<div id="caption"></div>\n<div id="trick"></div>\n<div id="seats"></div>\n</section>'
+    '<div id="caption"></div>\n<div id="thought" hidden></div>\n<div id="trick"></div>\n'
+    '<div id="seats"></div>\n</section>'
 )
 
 

@@ -29,6 +29,7 @@ const ArenaViewer = (() => {
         name, status: "active", cards: [], tricks: 0, blind: false, faulted: null,
       })),
       trick: [],
+      thought: null, // { who, info, log } of the move this frame shows, when it has any
       trickDone: false, // the trick shown is complete: the next play starts another
       winner: null,
       caption: `Game ${header.game}, seed ${header.seed}`,
@@ -46,6 +47,7 @@ const ArenaViewer = (() => {
       return typeof move.ms === "number" ? ` in ${move.ms} ms` : "";
     };
     for (const record of records.slice(1)) {
+      state.thought = null;
       if (record.type === "move") {
         moves.set(record.seat, record);
         if (record.fallback && state.seats[record.seat].faulted === null) {
@@ -69,6 +71,11 @@ const ArenaViewer = (() => {
         const turnUp = record.turn_up ? `, ${cardText(record.turn_up)} turned up` : "";
         state.caption = `Hand ${record.hand}: ${who(record.dealer)} deals ${size} each${turnUp}`;
       } else if (record.type === "event") {
+        const move = moves.get(record.seat);
+        // What the bot sent with the move (info) and wrote while deciding it (log).
+        if (move && (move.info !== undefined || (move.log && move.log.length))) {
+          state.thought = { who: who(record.seat), info: move.info, log: move.log || [] };
+        }
         state.caption = applyEvent(record, state, who) + how(record);
         if (record.event !== "trick") state.winner = null;
       } else if (record.type === "hand_end") {
@@ -197,6 +204,38 @@ const ArenaViewer = (() => {
         return item;
       }));
       $("jump").value = String(f.hand);
+      drawThought(f.thought);
+    }
+
+    // Text only (textContent): a bot's info or log line may hold any text, markup too.
+    function drawThought(thought) {
+      const box = $("thought");
+      if (!box) return;
+      box.replaceChildren();
+      box.hidden = !thought;
+      if (!thought) return;
+      if (thought.info !== undefined) {
+        const title = document.createElement("div");
+        title.className = "thought-title";
+        title.textContent = `${thought.who} was thinking:`;
+        const info = document.createElement("pre");
+        info.className = "info";
+        const value = thought.info;
+        info.textContent = value && typeof value === "object" && !Array.isArray(value)
+          ? Object.entries(value).map(([key, part]) => `${key}: ${JSON.stringify(part)}`)
+            .join("\n")
+          : JSON.stringify(value);
+        box.append(title, info);
+      }
+      if (thought.log.length) {
+        const title = document.createElement("div");
+        title.className = "thought-title";
+        title.textContent = `${thought.who} wrote to stderr while deciding:`;
+        const log = document.createElement("pre");
+        log.className = "log";
+        log.textContent = thought.log.join("\n");
+        box.append(title, log);
+      }
     }
 
     function go(to) {

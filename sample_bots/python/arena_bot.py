@@ -22,6 +22,14 @@ If ``choose`` takes a third positional parameter it also receives the whole
 request, for its ``action`` (``"play"``, ``"trump"``, ``"rainbow"``,
 ``"no_picture"``) and ``time`` (``move_ms``, ``bank_ms``).
 
+To say what it was thinking, ``choose`` returns ``(move, info)`` instead of
+the move alone: ``info`` is any JSON value (an estimate, the rollouts, a
+line of play), sent with the move and kept in the replay beside it, where
+``arena replay`` and the replay viewer show it. Keep it under 4096 bytes of
+compact JSON: the arena keeps a larger one as its size only. An ``info``
+that is not JSON (a set, an object) is logged and left out; the move is
+sent all the same.
+
 If ``choose`` raises, or returns something that is not in ``legal``, the
 problem is logged to stderr and the first legal move is played (the same
 move the arena would play for a faulted seat); pass ``fallback=False`` to
@@ -56,15 +64,18 @@ import traceback
 from collections.abc import Callable
 from typing import IO, Any, cast
 
-__all__ = ["Choose", "InfoHandler", "Message", "log", "run"]
+__all__ = ["Answer", "Choose", "InfoHandler", "Message", "log", "run"]
 
 Message = dict[str, Any]
 """A decoded protocol message (a JSON object)."""
 
-ChooseTwo = Callable[[Message, list[str]], str]
-ChooseThree = Callable[[Message, list[str], Message], str]
+Answer = str | tuple[str, Any]
+"""A move, or ``(move, info)``: the move and what the bot was thinking (any JSON value)."""
+
+ChooseTwo = Callable[[Message, list[str]], Answer]
+ChooseThree = Callable[[Message, list[str], Message], Answer]
 Choose = ChooseTwo | ChooseThree
-"""``choose(state, legal)`` or ``choose(state, legal, request)``, returning a move."""
+"""``choose(state, legal)`` or ``choose(state, legal, request)``, returning an :data:`Answer`."""
 
 InfoHandler = Callable[[Message], None]
 """Called with every message the bot must not answer (``game_start``, ``event``, ...)."""
@@ -77,7 +88,7 @@ def log(*parts: object) -> None:
     print(*parts, file=sys.stderr, flush=True)
 
 
-def _wants_request(choose: Callable[..., str]) -> bool:
+def _wants_request(choose: Callable[..., Answer]) -> bool:
     """Whether ``choose`` accepts a third positional argument (the whole request)."""
     try:
         parameters = inspect.signature(choose).parameters.values()
@@ -118,11 +129,22 @@ def run(
     read_line = (stdin if stdin is not None else sys.stdin.buffer).readline
     out = stdout if stdout is not None else sys.stdout.buffer
     with_request = _wants_request(choose)
-    choose_any = cast(Callable[..., str], choose)
+    choose_any = cast(Callable[..., Answer], choose)
 
     def send(message: Message) -> None:
         out.write(json.dumps(message).encode() + b"\n")
         out.flush()
+
+    def answer(request_id: Any, move: str, info: Any) -> None:
+        reply: Message = {"type": "move", "id": request_id, "move": move}
+        if info is not None:
+            try:
+                json.dumps(info)
+            except (TypeError, ValueError) as error:
+                log(f"arena_bot: info is not JSON ({error}); sending the move without it")
+            else:
+                reply["info"] = info
+        send(reply)
 
     real_stdout = sys.stdout
     sys.stdout = sys.stderr  # a stray print() must not reach the referee
@@ -147,8 +169,10 @@ def run(
                 if "id" not in message or not isinstance(legal, list) or not legal:
                     log(f"arena_bot: no id or no legal move, cannot answer: {line[:200]!r}")
                     continue
-                move = _decide(choose_any, message, with_request=with_request, fallback=fallback)
-                send({"type": "move", "id": message["id"], "move": move})
+                move, info = _decide(
+                    choose_any, message, with_request=with_request, fallback=fallback
+                )
+                answer(message["id"], move, info)
             elif kind == "hello":
                 protocol = message.get("protocol")
                 if protocol != PROTOCOL:
@@ -175,19 +199,21 @@ def run(
 
 
 def _decide(
-    choose: Callable[..., str], request: Message, *, with_request: bool, fallback: bool
-) -> str:
-    """Ask ``choose`` for a move; with ``fallback``, never return a move outside ``legal``."""
+    choose: Callable[..., Answer], request: Message, *, with_request: bool, fallback: bool
+) -> tuple[str, Any]:
+    """Ask ``choose`` for a move (and its info, None if none); with ``fallback``, never
+    return a move outside ``legal``."""
     state = request.get("state", {})
     legal: list[str] = request["legal"]
     try:
-        move = choose(state, legal, request) if with_request else choose(state, legal)
+        answer = choose(state, legal, request) if with_request else choose(state, legal)
     except Exception:
         if not fallback:
             raise
         log(f"arena_bot: choose() raised; playing {legal[0]!r}\n{traceback.format_exc()}")
-        return legal[0]
+        return legal[0], None
+    move, info = answer if isinstance(answer, tuple) and len(answer) == 2 else (answer, None)
     if fallback and move not in legal:
         log(f"arena_bot: choose() returned {move!r}, not in {legal}; playing {legal[0]!r}")
-        return legal[0]
-    return move
+        return legal[0], info
+    return move, info

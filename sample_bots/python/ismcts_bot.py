@@ -642,13 +642,16 @@ def deals(
         yield hands, SURPRISE**misses
 
 
-def search(state: Message, legal: list[str], request: Message) -> str:
-    """The legal move with the best weighted value over sampled deals.
+def search(state: Message, legal: list[str], request: Message) -> tuple[str, Message]:
+    """The legal move with the best weighted value over sampled deals, and the search's info.
 
     For a card (or a dog's knock) each deal is set at this decision; for
     trumps, at the hand's first lead with each suit in turn. A rainbow is
     worth declaring when naming the next trumps beats playing the hand out
-    (others are assumed to pass).
+    (others are assumed to pass). The info (sent with the move, kept in the
+    replay): ``deals`` sampled, ``rollouts`` played, ``win`` the estimated
+    chance to win the game with the move chosen, and ``moves``: each move's
+    estimate (with its visits when the tree searched).
     """
     deadline = time.monotonic() + budget(state, request["time"])
     rng = TRACKER.rng
@@ -657,12 +660,14 @@ def search(state: Message, legal: list[str], request: Message) -> str:
     at_start = request["action"] != "play"  # trumps and rainbows come before the first lead
     totals = dict.fromkeys(legal, 0.0)
     samples = 0
+    weights = 0.0
     hand = state["hand"]
     root = Node()
     kept: list[GameState] = []
     cumulative: list[float] = []
     for hands, weight in deals(state, rng, deadline):
         samples += 1
+        weights += weight
         here = None if at_start else position(state, hands, state["trump"], start=False)
         if here is not None and TREE:
             kept.append(here)
@@ -683,24 +688,46 @@ def search(state: Message, legal: list[str], request: Message) -> str:
             totals[move] += weight * finish(game, me, hand)
     if samples == 0:
         log("no consistent deal found; playing greedily")
-        return ""
+        return "", {}
     if DEBUG:
         log(f"hand {hand}: {samples} samples x {len(legal)} moves")
     if root.children:
-        return max(legal, key=lambda m: root.children[m].visits if m in root.children else 0)
-    return max(legal, key=lambda move: (totals[move], -legal.index(move)))
+        move = max(legal, key=lambda m: root.children[m].visits if m in root.children else 0)
+        estimates = {
+            m: [round(child.total / child.visits, 3), child.visits]
+            for m, child in root.children.items()
+            if child.visits
+        }
+        chosen = estimates.get(move, [0.0, 0])[0]
+        return move, {
+            "deals": samples,
+            "rollouts": root.visits,
+            "win": chosen,
+            "moves": estimates,
+        }
+    move = max(legal, key=lambda m: (totals[m], -legal.index(m)))
+    means = {m: round(totals[m] / weights, 3) for m in legal} if weights else {}
+    return move, {
+        "deals": samples,
+        "rollouts": samples * len(legal),
+        "win": means.get(move, 0.0),
+        "moves": means,
+    }
 
 
-def choose(state: Message, legal: list[str], request: Message) -> str:
-    """Search card plays, trumps and rainbows; declare every no_picture (a weak hand)."""
+def choose(state: Message, legal: list[str], request: Message) -> str | tuple[str, Message]:
+    """Search card plays, trumps and rainbows; declare every no_picture (a weak hand).
+
+    A searched move comes with the search's info (:func:`search`).
+    """
     if request["action"] not in ("play", "trump", "rainbow") or len(legal) == 1:
         return greedy_choose(state, legal, request)
     try:
-        move = search(state, legal, request)
+        move, info = search(state, legal, request)
     except ValueError as error:  # a position the tracker got wrong: never lose the game to it
         log(f"search failed ({error}); playing greedily")
-        move = ""
-    return move or greedy_choose(state, legal, request)
+        move, info = "", {}
+    return (move, info) if move else greedy_choose(state, legal, request)
 
 
 if __name__ == "__main__":
