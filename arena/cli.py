@@ -253,16 +253,17 @@ def simulate(
 )
 @click.option(
     "--port",
-    type=click.IntRange(0, 65535),
-    default=0,
-    show_default=True,
-    help="With --web: the port to serve on (0: any free port).",
+    type=click.IntRange(1, 65535),
+    default=None,
+    help="With --web: the first person's port (the next person's is one more; "
+    "default: any free ports).",
 )
 @click.option(
     "--open/--no-open",
     "open_pages",
-    default=True,
-    help="With --web: open the pages in this machine's browser, where it has a display.",
+    default=None,
+    help="With --web: open the pages in this machine's browser, where it has a display "
+    "(default: open).",
 )
 def play(
     bots: Sequence[str],
@@ -278,8 +279,8 @@ def play(
     limits: Sequence[str],
     quiet: bool,
     web: bool,
-    port: int,
-    open_pages: bool,
+    port: int | None,
+    open_pages: bool | None,
 ) -> None:
     """Play one game between bots, narrated trick by trick, or sit at the table yourself.
 
@@ -301,7 +302,7 @@ def play(
     if len(bots) < 2:
         raise click.UsageError("a game needs at least 2 bots")
     seats = domain(lambda: parse_seats(list(bots)))
-    people = domain(partial(check_people, seats, web=web))
+    people = domain(partial(check_people, seats, web=web, port=port, open_pages=open_pages))
     specs = [seat for seat in seats if isinstance(seat, BotSpec)]
     game_seats = "the number of players is the number of bots given"
     game_rules = domain(partial(rules_from, rules, players=len(seats), seats=game_seats))
@@ -322,7 +323,11 @@ def play(
         domain(partial(build_bot, spec))
     layers = list(sandbox.layers) if sandbox is not None else []
     table = (
-        domain(lambda: People(people, web=web, port=port, open_pages=open_pages, say=click.echo))
+        domain(
+            lambda: People(
+                people, web=web, port=port or 0, open_pages=open_pages is not False, say=click.echo
+            )
+        )
         if people
         else None
     )
@@ -344,11 +349,13 @@ def play(
                 limits=timing,
                 header_extra={"sandbox": layers},
             )
+        except KeyboardInterrupt:  # a second Ctrl-C at a table with people: stop at once
+            click.echo("Stopped: the game was not finished, and no replay was written.")
+            sys.exit(130)
         finally:
             for player in players:
                 if isinstance(player, ProcessPlayer):
                     player.close()
-        interrupted = table is not None and table.interrupted
         unwritten = None
         if replay_path is not None:
             try:
@@ -375,7 +382,7 @@ def play(
                 click.echo(f"Watch it: arena replay {shlex.quote(str(replay_path))} --html")
         if table is not None:
             table.finish(result)
-    if interrupted:
+    if table is not None and table.interrupted:
         sys.exit(130)
 
 

@@ -600,34 +600,62 @@ def test_a_match_report_opens_news_and_bases_game_side_by_side(
 CARD = re.compile(r'"([2-9TJQKA][SHDC])"')
 
 
-def public_and_own_cards(records: list[JSON], seat: int) -> set[str]:
-    """Every card ``seat`` may ever see in a game: its own deals and everything shown to all."""
+def allowed_cards(records: list[JSON], seat: int, view: JSON) -> set[str]:
+    """Every card ``seat`` may have seen when its page showed ``view``.
+
+    Its own cards as dealt (not a blind dog's), turned-up and face-up dog
+    cards, cuts and declarations, every card of the hands before, and of the
+    hand ``view`` shows only the tricks completed in it and the cards on the
+    table: what the game had made public by then, no more.
+    """
+    hand = view.get("hand", 0)
+    done = sum(view.get("tricks") or [])
+    on_table = len([turn for turn in view.get("trick", []) if turn[1] != "knock"])
     seen: set[str] = set()
+    dealt = tricks = plays = 0
     for record in records:
         if record["type"] == "deal":
-            seen |= set(record["hands"][seat]) | set(record.get("dog_cards", {}).values())
+            dealt = record["hand"]
+            if dealt > hand:
+                break
+            tricks = plays = 0
+            if seat not in record.get("blind", []):
+                seen |= set(record["hands"][seat])
+            seen |= set(record.get("dog_cards", {}).values())
             seen |= {record["turn_up"]} if record["turn_up"] else set()
         elif record["type"] == "event":
-            seen |= set(CARD.findall(json.dumps(record)))
+            event = record["event"]
+            if dealt < hand or event not in ("play", "trick"):
+                seen |= set(CARD.findall(json.dumps(record)))
+            elif event == "trick":
+                tricks, plays = tricks + 1, 0
+            elif tricks < done or (tricks == done and plays < on_table):
+                seen.add(record["card"])
+                plays += 1
     return seen
 
 
+#: Six people and a bot: more pages than a browser opens connections to one host and port.
+PEOPLE = ("ann", "bob", "cy", "di", "ed", "flo")
+
+
 def test_people_play_a_whole_game_in_their_browsers(browser: Browser, tmp_path: Path) -> None:
-    """Two people and a bot, a page each, every move a click; no page ever holds a hidden card."""
+    """Six people and a bot, a page each in one browser, every move a click; no page is ever
+    sent a card its seat could not see yet."""
     replay = tmp_path / "game.jsonl"
     command = [
-        sys.executable, "-m", "arena", "play", "human:ann", C_BOT, "human:bob", "--web",
-        "--no-open", "--seed", "21", "--replay", str(replay),
+        sys.executable, "-m", "arena", "play", *(f"human:{name}" for name in PEOPLE), C_BOT,
+        "--web", "--no-open", "--seed", "21", "--replay", str(replay),
     ]  # fmt: skip
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=tmp_path)
     assert process.stdout is not None
     urls: dict[str, str] = {}
-    while len(urls) < 2:
+    while len(urls) < len(PEOPLE):
         line = process.stdout.readline()
         name, _, url = line.strip().partition(": ")
         if url.startswith("http://127.0.0.1:"):
             urls[name] = url
-    states: dict[str, list[JSON]] = {"ann": [], "bob": []}
+    states: dict[str, list[JSON]] = {name: [] for name in PEOPLE}
     pages: dict[str, Page] = {}
     errors: list[str] = []
     try:
@@ -668,13 +696,14 @@ def test_people_play_a_whole_game_in_their_browsers(browser: Browser, tmp_path: 
     assert viewer_shown and result_text.startswith("Game over. ")
     records = [json.loads(line) for line in replay.read_text().splitlines()]
     assert records[-1]["type"] == "game_end" and records[-1]["faults"] == {}
-    people = [r for r in records if r["type"] == "move" and r["seat"] in (0, 2)]
+    people = [r for r in records if r["type"] == "move" and r["seat"] < len(PEOPLE)]
     assert len(people) == clicks
-    for name, seat in (("ann", 0), ("bob", 2)):
+    assert all(r["ms"] < 5_000 for r in people), "no click waited for a connection"
+    for seat, name in enumerate(PEOPLE):
         during = [state for state in states[name] if not state["finished"]]
         assert during and all("replay" not in state for state in during)
-        allowed = public_and_own_cards(records, seat)
         for state in during:
+            allowed = allowed_cards(records, seat, state["view"])
             hidden = set(CARD.findall(json.dumps(state))) - allowed
-            assert not hidden, f"{name}'s page was sent cards it may not see: {hidden}"
+            assert not hidden, f"{name}'s page was sent cards it could not see yet: {hidden}"
         assert any(state["finished"] and state["replay"] for state in states[name])

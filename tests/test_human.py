@@ -7,11 +7,15 @@ behind the real :class:`HumanPlayer`, against the real referee.
 
 from __future__ import annotations
 
+import http.client
+import json
 import random
 import re
 import socket
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +24,10 @@ import pytest
 from arena.errors import BotError, FaultKind
 from arena.game import Rules
 from arena.human.entry import choices, understand
-from arena.human.player import HumanPlayer, PersonLeft
+from arena.human.player import CtrlC, HumanPlayer, PersonLeft
 from arena.human.seats import HumanSeat, check_people, parse_seats
 from arena.human.view import SeatView
+from arena.human.web import TableServer, WebFront
 from arena.players import RandomPlayer
 from arena.referee import play_game
 from tests.engine_digest import RULE_SETS
@@ -210,7 +215,7 @@ def test_human_seats_and_their_names() -> None:
     seats = parse_seats(["human", f"{C_BOT}", "human:ann", "human"])
     assert [seat.name for seat in seats] == ["human", "random_bot", "ann", "human-2"]
     assert isinstance(seats[0], HumanSeat) and isinstance(seats[2], HumanSeat)
-    with pytest.raises(BotError, match="two bots are named 'ann'"):
+    with pytest.raises(BotError, match=r"two seats are named 'ann': .* human:NAME for a person"):
         parse_seats(["human:ann", f"ann={C_BOT}"])
     with pytest.raises(BotError, match="write human:NAME with a name"):
         parse_seats(["human:", C_BOT])
@@ -231,6 +236,9 @@ def test_human_seats_and_their_names() -> None:
         ),
         (["match", "human", C_BOT], 1, "'human' seats a person, which only `arena play` does"),
         (["check-bot", "human:ann"], 1, "'human:ann' seats a person"),
+        (["play", "human", C_BOT, "--port", "8000"], 2, "--port is for the pages of --web"),
+        (["play", "human", C_BOT, "--no-open"], 2, "--open/--no-open is for the pages of --web"),
+        (["play", "human:ann", "human:ann", C_BOT, "--web"], 1, "two seats are named 'ann'"),
     ],
 )
 def test_bad_input_about_people_is_one_line(args: list[str], status: int, message: str) -> None:
@@ -276,3 +284,60 @@ def test_the_end_of_input_ends_the_persons_part_and_exits_0(tmp_path: Path) -> N
     replay = (tmp_path / "results" / "play" / "play-4.jsonl").read_text().splitlines()
     assert '"detail":"the person left"' in replay[-1]
     assert sum('"type":"move","seat":0' in line and "fallback" not in line for line in replay) == 1
+
+
+def fetch(
+    port: int, method: str, path: str, headers: dict[str, str], body: bytes = b""
+) -> tuple[int, Any]:
+    """One request to 127.0.0.1:``port`` (headers as given: ``Host`` too): status, JSON."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request(method, path, body=body, headers=headers)
+        response = connection.getresponse()
+        data = response.read()
+    finally:
+        connection.close()
+    kind = response.getheader("Content-Type") or ""
+    return response.status, json.loads(data) if kind == "application/json" else data
+
+
+def test_a_page_is_served_to_its_own_link_only_and_one_move_a_turn(capfd: Any) -> None:
+    front = WebFront("ann", CtrlC())
+    table = TableServer([front])
+    table.start()
+    port = table.port(front)
+    seat = f"/seat/{front.token}/"
+    host = {"Host": f"127.0.0.1:{port}"}
+    json_type = {**host, "Content-Type": "application/json"}
+    answers: list[str] = []
+    asking = threading.Thread(target=lambda: answers.append(front.ask(SeatView(), PLAY, None)))
+    try:
+        assert fetch(port, "GET", seat, {"Host": "evil.example"})[0] == 403  # another name for it
+        assert fetch(port, "GET", "/seat/not-the-token/state", host)[0] == 404
+        status, page = fetch(port, "GET", seat, host)
+        assert status == 200 and b"ArenaViewer" in page
+        asking.start()
+        status, state = fetch(port, "GET", seat + "state?since=0", host)
+        while state["asking"] is None:  # a page (re)loaded mid-game sees the turn
+            status, state = fetch(port, "GET", seat + f"state?since={state['version']}", host)
+        assert state["asking"]["id"] == 1 and state["asking"]["choices"] == choices(PLAY)
+        form = fetch(port, "POST", seat + "move", host, b"entry=1&id=1")
+        assert form[0] == 400, "a form from another site cannot send a move"
+        stale = fetch(port, "POST", seat + "move", json_type, b'{"entry": "1", "id": 0}')
+        assert stale == (409, {"problem": "that turn is over: wait for your next one"})
+        assert fetch(port, "POST", seat + "move", json_type, b'{"entry": "2", "id": 1}')[0] == 200
+        again = fetch(port, "POST", seat + "move", json_type, b'{"entry": "3", "id": 1}')
+        assert again[0] == 409, "a second click is refused, whether or not the turn is over yet"
+        asking.join(timeout=10)
+        assert answers == ["2"]
+        assert fetch(port, "GET", seat + "state?since=%C2%B2", host)[0] == 200
+        # A page gone while it waits for news (a reload, a closed tab): nothing is printed.
+        with socket.create_connection(("127.0.0.1", port)) as gone:
+            version = front.version
+            gone.sendall(f"GET {seat}state?since={version} HTTP/1.1\r\nHost: 127.0.0.1:{port}"
+                         "\r\n\r\n".encode())  # fmt: skip
+        front.show(SeatView(), {"type": "event"}, [])
+        time.sleep(0.3)
+    finally:
+        table.stop()
+    assert capfd.readouterr().err == ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -214,4 +215,39 @@ def test_ctrl_c_ends_the_persons_part_and_the_game_plays_out(
     assert "You left the table" in screen and "human faulted (crash)" in screen
     records = [json.loads(line) for line in replay.read_text().splitlines()]
     assert records[-1]["faults"] == {"0": {"kind": "crash", "detail": "the person left"}}
-    assert len({r["hand"] for r in records if r["type"] == "deal"}) >= 1
+    # The person's seat was played out by the fallback to the end of the game.
+    assert [r.get("fallback", False) for r in records if r["type"] == "move" and r["seat"] == 0]
+    assert all(r.get("fallback") for r in records if r["type"] == "move" and r["seat"] == 0)
+
+
+SLOW = f"{sys.executable} {ROOT / 'tests/bots/slow.py'} 1.5 2"
+
+
+@pytest.mark.parametrize("presses", [1, 2])
+def test_ctrl_c_while_a_bot_thinks(tmp_path: Path, presses: int) -> None:
+    """Once: the person is told, leaves at their next turn, the game plays out (130).
+    Twice: the game stops at once, without a replay (130)."""
+    replay = tmp_path / "game.jsonl"
+    slow = shlex.quote(f"slow={SLOW}")
+    command = f"{sys.executable} -m arena play human {slow} {C_BOT} --seed 6 --replay {replay}"
+    terminal = Terminal(command, tmp_path)
+    try:
+        wait_for_turn(terminal)
+        terminal.keys("1", "Enter")
+        time.sleep(0.3)  # the slow bot thinks for 1.5 s now
+        for _ in range(presses):
+            terminal.keys("C-c")
+            time.sleep(0.2)
+        terminal.wait_for("exit=", timeout_s=30)
+        screen = terminal.screen(joined=True)
+    finally:
+        terminal.close()
+    assert "exit=130" in screen and "Traceback" not in screen, screen
+    assert "Ctrl-C: you leave the table at your next turn" in screen
+    if presses == 1:
+        assert "You left the table" in screen and "human faulted (crash)" in screen
+        assert screen.count("Your turn: ") == 1, "no table is drawn after the Ctrl-C"
+        assert json.loads(replay.read_text().splitlines()[-1])["type"] == "game_end"
+    else:
+        assert "Stopped: the game was not finished, and no replay was written." in screen
+        assert not replay.exists()

@@ -118,11 +118,16 @@ def parse_bots(texts: list[str], base: Path | None = None) -> list[BotSpec]:
     return [replace(spec, name=name) for spec, name in zip(specs, names, strict=True)]
 
 
-def unique_names(entries: Sequence[tuple[str, bool]]) -> list[str]:
+def unique_names(
+    entries: Sequence[tuple[str, bool]],
+    advice: str = "give each its own NAME=COMMAND",
+    what: str = "bots",
+) -> list[str]:
     """Each seat's name, unique: ``entries`` are (name, given explicitly) in seat order.
 
     A derived name that is taken gets a number (``random_bot-2``); a name
-    given twice explicitly is refused, as nothing says which seat is which.
+    given twice explicitly is refused, as nothing says which seat is which
+    (the error names ``what`` they are and ends with ``advice``).
 
     Raises:
         BotError: for a name given explicitly twice.
@@ -134,7 +139,7 @@ def unique_names(entries: Sequence[tuple[str, bool]]) -> list[str]:
         name = base_name
         if named:
             if explicit.count(name) > 1:
-                raise BotError(f"two bots are named {name!r}: give each its own NAME=COMMAND")
+                raise BotError(f"two {what} are named {name!r}: {advice}")
         else:
             number = 1
             while name in taken or name in explicit:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 from typing import Any, Protocol
@@ -103,21 +103,33 @@ class HumanPlayer:
         self.front.show(self.view, message, [])
 
 
+#: What a person is told when Ctrl-C comes while a bot is thinking.
+LEAVING = (
+    "Ctrl-C: you leave the table at your next turn, and the arena plays your seat out "
+    "(Ctrl-C again stops the game at once, with no replay)."
+)
+
+
 class CtrlC:
     """Ctrl-C at a table with people: their part ends, the game plays on to its replay.
 
     While a front waits for an entry (``waiting``), Ctrl-C raises
     KeyboardInterrupt there, and the front turns it into :class:`PersonLeft`;
-    at any other moment (a bot is thinking) it is counted in ``presses`` and
-    each person's next turn ends their part. Either way the game is played
-    out by the referee and its replay is complete; the command then exits
-    130, as shells expect after Ctrl-C.
+    at any other moment (a bot is thinking) it is counted in ``presses``,
+    the person is told (``say``), and each person's next turn ends their
+    part. Either way the game is played out by the referee and its replay is
+    complete; the command then exits 130, as shells expect after Ctrl-C. A
+    second Ctrl-C while the game still runs raises KeyboardInterrupt: the
+    person (already out, say) wants it stopped now. After the game
+    (``finished``) a press is only counted: it ends the wait for the pages.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, say: Callable[[str], None] = print) -> None:
         #: How many times Ctrl-C was pressed (a wait can watch for one more).
         self.presses = 0
         self.waiting = False
+        self.finished = False
+        self.say = say
 
     @property
     def pressed(self) -> bool:
@@ -126,8 +138,11 @@ class CtrlC:
 
     def _handler(self, signum: int, frame: FrameType | None) -> None:
         self.presses += 1
-        if self.waiting:
+        if self.finished:
+            return
+        if self.waiting or self.presses > 1:
             raise KeyboardInterrupt
+        self.say(LEAVING)
 
     @contextmanager
     def installed(self) -> Iterator[CtrlC]:

@@ -46,7 +46,7 @@ def parse_seat(text: str, base: Path | None = None) -> BotSpec | HumanSeat:
     name = text.partition(":")[2]
     if not name:
         raise BotError(f"{text!r}: write human:NAME with a name, or human alone")
-    return HumanSeat(check_name(name, f" in {text!r}"), named=True)
+    return HumanSeat(check_name(name, repr(text)), named=True)
 
 
 def parse_seats(texts: Sequence[str], base: Path | None = None) -> list[BotSpec | HumanSeat]:
@@ -56,16 +56,28 @@ def parse_seats(texts: Sequence[str], base: Path | None = None) -> list[BotSpec 
         BotError: as :func:`parse_seat`, or for one name given to two seats.
     """
     seats = [parse_seat(text, base) for text in texts]
-    names = unique_names([(seat.name, seat.named) for seat in seats])
+    advice = "give each its own name (NAME=COMMAND for a bot, human:NAME for a person)"
+    names = unique_names([(seat.name, seat.named) for seat in seats], advice, "seats")
     return [replace(seat, name=name) for seat, name in zip(seats, names, strict=True)]
 
 
-def check_people(seats: Sequence[BotSpec | HumanSeat], *, web: bool) -> list[HumanSeat]:
-    """The people among ``seats``, if they can sit there.
+def check_people(
+    seats: Sequence[BotSpec | HumanSeat],
+    *,
+    web: bool,
+    port: int | None = None,
+    open_pages: bool | None = None,
+) -> list[HumanSeat]:
+    """The people among ``seats``, if they can sit there (``port``, ``open_pages``: the
+    ``--port`` and ``--open/--no-open`` given, None when not given).
 
     Raises:
-        UsageProblem: two people at one terminal, or ``--web`` with nobody to show it to.
+        UsageProblem: two people at one terminal, ``--web`` with nobody to show it to,
+            or a web option without ``--web``.
     """
+    if not web and (port is not None or open_pages is not None):
+        flag = "--port" if port is not None else "--open/--no-open"
+        raise UsageProblem(f"{flag} is for the pages of --web")
     people = [seat for seat in seats if isinstance(seat, HumanSeat)]
     if len(people) > 1 and not web:
         raise UsageProblem(
@@ -103,7 +115,7 @@ class People:
         open_pages: bool = True,
         say: Callable[[str], None] = print,
     ) -> None:
-        self.ctrl_c = CtrlC()
+        self.ctrl_c = CtrlC(say)
         self.say = say
         self.web = web
         self.open_pages = open_pages
@@ -147,11 +159,15 @@ class People:
 
     @property
     def interrupted(self) -> bool:
-        """Whether Ctrl-C ended the people's part (read it before :meth:`finish`)."""
+        """Whether Ctrl-C was pressed (the command then exits 130)."""
         return self.ctrl_c.pressed
 
     def finish(self, result: GameResult) -> None:
-        """The game is over: every page gets its replay, and is served until it has it."""
+        """The game is over: every page gets its replay, and is served until it has it.
+
+        A Ctrl-C from now on only ends the wait.
+        """
+        self.ctrl_c.finished = True
         if self.server is None:
             return
         for front in self.fronts.values():

@@ -17,8 +17,12 @@
   let version = 0;
   let sending = false;
   let ended = false;
+  let askId = null; // the request the person is answering: a move names it
 
   const rankText = (card) => (card[0] === "T" ? "10" : card[0]);
+  // Cards in wire form inside a sentence ("AH is not legal") written as the table shows them.
+  const shownCards = (text) => String(text).replace(/(^|[^\w])([2-9TJQKA])([SHDC])(?![\w])/g,
+    (_, before, rank, suit) => before + rankText(rank) + SUITS[suit]);
   const byHand = (a, b) =>
     SHOWN.indexOf(a[1]) - SHOWN.indexOf(b[1]) || RANKS.indexOf(b[0]) - RANKS.indexOf(a[0]);
 
@@ -103,16 +107,17 @@
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(value),
     }).then((response) => response.json()).then((answer) => {
-      if (answer.problem) $("problem").textContent = answer.problem;
+      if (answer.problem) $("problem").textContent = shownCards(answer.problem);
     }).catch((error) => {
       $("problem").textContent = `The arena did not answer: ${error}`;
     }).finally(() => { sending = false; });
   }
 
   function choose(move) {
-    if (sending) return;
+    if (sending || askId === null) return;
     $("problem").textContent = "";
-    send("move", { entry: move });
+    send("move", { entry: move, id: askId });
+    askId = null; // one move a turn: the next click waits for the next turn
   }
 
   function drawHand(view, asking) {
@@ -148,7 +153,7 @@
       button.addEventListener("click", () => choose(move));
       return button;
     }));
-    if (asking && asking.problem) $("problem").textContent = asking.problem;
+    if (asking && asking.problem) $("problem").textContent = shownCards(asking.problem);
   }
 
   function drawResult(view, replay) {
@@ -174,13 +179,17 @@
       `Trumps: ${SUITS[view.trump]} ${SUIT_NAMES[view.trump]}${turn}` :
       (view.hand ? `Trumps not named yet${turn}` : "");
     $("turnup").replaceChildren(...(view.turn_up ? [cardFace(view.turn_up, { small: true })] : []));
+    askId = state.asking ? state.asking.id : null;
     drawSeats(view, state.asking);
     drawTrick(view);
     drawHand(view, state.asking);
     drawActions(state.asking);
-    if (!state.asking) $("problem").textContent = state.left ? "You left the table." : "";
+    if (!state.asking) {
+      $("problem").textContent = state.left || view.stopped ?
+        "You left the table: the arena plays your seat out, the game goes on to the end." : "";
+    }
     const story = $("story");
-    story.textContent = view.log.join("\n");
+    story.textContent = view.log.map(shownCards).join("\n");
     story.scrollTop = story.scrollHeight;
     document.body.dataset.turn = state.asking ? "yes" : "no";
     document.body.dataset.ask = state.asking ? String(state.asking.id) : "";

@@ -12,6 +12,7 @@ output is not a terminal, ``TERM`` is ``dumb`` or ``NO_COLOR`` is set
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
@@ -91,6 +92,15 @@ class Style:
 
     def warn(self, text: str) -> str:
         return click.style(text, fg="yellow", bold=True) if self.colour else text
+
+
+#: A card in wire form inside a sentence ("AH is not legal", "Trick 1: ann 9S, ...").
+_WIRE_CARD = re.compile(r"(?<![\w])([2-9TJQKA][SHDC])(?![\w])")
+
+
+def shown_cards(text: str, style: Style) -> str:
+    """``text`` with each card in wire form written as the table shows cards (``A♥``)."""
+    return _WIRE_CARD.sub(lambda match: style.card(match[1]), text)
 
 
 def hand_text(cards: list[str], style: Style) -> str:
@@ -185,7 +195,7 @@ class TerminalFront:
         if kind == "hand_start":
             self.say("")
         for line in lines:
-            self.say(line)
+            self.say(shown_cards(line, self.style))
         if kind == "hand_start":
             status = view.statuses[view.seat]
             if status == "dog" and not view.cards:
@@ -208,11 +218,13 @@ class TerminalFront:
         Raises:
             PersonLeft: ``interrupt`` on Ctrl-C, ``eof`` at the end of input.
         """
+        if self.ctrl_c.pressed:  # Ctrl-C came while a bot was thinking: leave, draw nothing
+            raise PersonLeft("interrupt")
         if problem is None:
             for line in table_lines(view, request, self.style):
                 self.say(line)
         else:
-            self.say(self.style.warn(f"  {problem}"))
+            self.say(self.style.warn(f"  {shown_cards(problem, self.style)}"))
         try:
             with self.ctrl_c.wait():
                 return self.read("Your move> ")

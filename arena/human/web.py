@@ -4,11 +4,16 @@ Served by the standard library's :class:`http.server.ThreadingHTTPServer`,
 on purpose: the page needs four routes (the page, its state, a move, leave)
 for at most seven people on one machine, which no framework would make
 shorter or safer, and a dependency would be one more thing to install for a
-feature most runs never use. Each person gets a URL of their own holding a
-random token; the server answers only on 127.0.0.1, only to requests whose
-``Host`` is that address (a web page elsewhere cannot reach it through a
-name that resolves there), and takes moves only as JSON (which a form on
-another site cannot send without the browser asking first).
+feature most runs never use. Each person gets a server and a port of their
+own (a browser opens at most six connections to one host and port, and
+each page keeps one waiting for news: seven pages on one port would queue
+their clicks behind each other's polls), and a URL holding a random token;
+the server answers only on 127.0.0.1, only to requests whose ``Host`` is
+that address (a web page elsewhere cannot reach it through a name that
+resolves there), and takes moves only as JSON (which a form on another
+site cannot send without the browser asking first). A move names the
+request it answers: a second click, or one from a page not redrawn yet,
+is refused instead of being played at the next turn.
 
 The page learns of the game by long polling its state: the seat's
 :class:`~arena.human.view.SeatView` (what the seat's messages said, never
@@ -60,6 +65,8 @@ class WebFront:
         self.replay: list[JSON] | None = None
         self.entries: queue.Queue[str | None] = queue.Queue()
         self.left = False
+        #: Whether this turn's entry is in (one a turn: see :meth:`enter`).
+        self.taken = False
         #: Whether the page has been sent the end of the game (with its replay).
         self.saw_end = False
 
@@ -77,6 +84,10 @@ class WebFront:
         """
         asking = {"id": request["id"], "action": request["action"], "problem": problem}
         asking["choices"] = choices(request)
+        with self.changed:
+            while not self.entries.empty():  # nothing sent before this turn counts for it
+                self.entries.get_nowait()
+            self.taken = False
         self._publish(view=view.to_json(), asking=asking)
         try:
             with self.ctrl_c.wait():
@@ -124,12 +135,19 @@ class WebFront:
                 self.saw_end = True
             return state
 
-    def enter(self, entry: str) -> str | None:
-        """An entry from the page: None when taken, else why not."""
+    def enter(self, entry: str, request_id: Any) -> str | None:
+        """An entry from the page for request ``request_id``: None when taken, else why not.
+
+        One entry a turn: a second click, or one for a request already
+        answered, is refused (it would otherwise be played at a later turn).
+        """
         with self.changed:
-            if self.asking is None:
-                return "it is not your turn"
-        self.entries.put(entry)
+            if self.asking is None or self.asking["id"] != request_id:
+                return "that turn is over: wait for your next one"
+            if self.taken:
+                return "your move for this turn is already in"
+            self.taken = True
+            self.entries.put(entry)
         return None
 
     def leave(self) -> None:
@@ -139,34 +157,55 @@ class WebFront:
 
 
 class TableServer:
-    """The HTTP server of every person's page at one table."""
+    """The HTTP servers of every person's page at one table: one server and port each."""
 
     def __init__(self, fronts: list[WebFront], port: int = 0) -> None:
-        self.fronts = {front.token: front for front in fronts}
+        """Listen for each of ``fronts``: on ``port`` + its index, or on any free port (0).
+
+        Raises:
+            ArenaError: when a port cannot be listened on.
+        """
+        self.fronts = fronts
+        self.servers: list[_Quiet] = []
         try:
-            self.server = ThreadingHTTPServer((HOST, port), _handler_for(self))
-        except OSError as error:
-            where = f"port {port}" if port else "any free port"
-            raise ArenaError(
-                f"cannot serve the table on {HOST}, {where}: {error.strerror or error}"
-            ) from None
-        self.server.daemon_threads = True
-        self.port: int = self.server.server_address[1]
-        self.hosts = {f"{HOST}:{self.port}", f"localhost:{self.port}"}
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+            for index, front in enumerate(fronts):
+                wanted = port + index if port else 0
+                try:
+                    server = _Quiet((HOST, wanted), _handler_for(self, front))
+                except OSError as error:
+                    where = f"port {wanted}" if wanted else "any free port"
+                    raise ArenaError(
+                        f"cannot serve the table on {HOST}, {where}: {error.strerror or error}"
+                    ) from None
+                server.daemon_threads = True
+                self.servers.append(server)
+        except ArenaError:
+            for server in self.servers:
+                server.server_close()
+            raise
+        self.threads = [
+            threading.Thread(target=server.serve_forever, daemon=True) for server in self.servers
+        ]
+
+    def port(self, front: WebFront) -> int:
+        """The port ``front``'s page is served on."""
+        port: int = self.servers[self.fronts.index(front)].server_address[1]
+        return port
 
     def url(self, front: WebFront) -> str:
         """The page of ``front``'s person."""
-        return f"http://{HOST}:{self.port}/seat/{front.token}/"
+        return f"http://{HOST}:{self.port(front)}/seat/{front.token}/"
 
     def start(self) -> None:
-        """Serve in a thread of its own."""
-        self.thread.start()
+        """Serve, each server in a thread of its own."""
+        for thread in self.threads:
+            thread.start()
 
     def stop(self) -> None:
         """Stop serving (pages already loaded keep what they show)."""
-        self.server.shutdown()
-        self.server.server_close()
+        for server in self.servers:
+            server.shutdown()
+            server.server_close()
 
     def linger(self, ctrl_c: CtrlC, limit_s: float = LINGER_S) -> bool:
         """Serve on until every page has been sent the end, ``limit_s`` passes or Ctrl-C.
@@ -176,14 +215,21 @@ class TableServer:
         deadline = time.monotonic() + limit_s
         presses = ctrl_c.presses
         while time.monotonic() < deadline and ctrl_c.presses == presses:
-            if all(front.saw_end or front.left for front in self.fronts.values()):
+            if all(front.saw_end or front.left for front in self.fronts):
                 return True
             time.sleep(0.1)
-        return all(front.saw_end or front.left for front in self.fronts.values())
+        return all(front.saw_end or front.left for front in self.fronts)
 
 
-def _handler_for(table: TableServer) -> type[BaseHTTPRequestHandler]:
-    """The request handler class of ``table``'s server."""
+class _Quiet(ThreadingHTTPServer):
+    """A server that keeps quiet about a page gone mid-answer (a reload, a closed tab)."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Nothing: the person's terminal is not a server log, and the page asks again."""
+
+
+def _handler_for(table: TableServer, front: WebFront) -> type[BaseHTTPRequestHandler]:
+    """The request handler class of ``front``'s server at ``table``."""
 
     class Handler(BaseHTTPRequestHandler):
         server_version = "arena-table"
@@ -198,13 +244,16 @@ def _handler_for(table: TableServer) -> type[BaseHTTPRequestHandler]:
             self._route("POST")
 
         def _route(self, method: str) -> None:
-            if self.headers.get("Host") not in table.hosts:
+            port = table.port(front)
+            hosts = {f"{HOST}:{port}", f"localhost:{port}"}
+            if port == 80:  # a browser leaves the default port out of Host
+                hosts |= {HOST, "localhost"}
+            if self.headers.get("Host") not in hosts:
                 self._send(HTTPStatus.FORBIDDEN, {"problem": "unknown host"})
                 return
             url = urlsplit(self.path)
             parts = url.path.strip("/").split("/")
-            front = table.fronts.get(parts[1]) if len(parts) >= 2 and parts[0] == "seat" else None
-            if front is None:
+            if len(parts) < 2 or parts[0] != "seat" or parts[1] != front.token:
                 self._send(HTTPStatus.NOT_FOUND, {"problem": "no such seat: use your own link"})
                 return
             action = parts[2] if len(parts) > 2 else ""
@@ -230,19 +279,19 @@ def _handler_for(table: TableServer) -> type[BaseHTTPRequestHandler]:
             self.wfile.write(body)
 
         def _state(self, front: WebFront, query: str) -> None:
-            values = parse_qs(query).get("since", ["0"])
-            since = int(values[0]) if values[0].isdigit() else 0
+            since = _number(parse_qs(query).get("since", ["0"])[0])
             self._send(HTTPStatus.OK, front.state(since))
 
         def _move(self, front: WebFront, query: str) -> None:
             body = self._json()
             entry = body.get("entry") if isinstance(body, dict) else None
-            if not isinstance(entry, str):
-                self._send(HTTPStatus.BAD_REQUEST, {"problem": 'send {"entry": "..."} as JSON'})
+            if not isinstance(entry, str) or "id" not in body:
+                usage = 'send {"entry": "...", "id": REQUEST_ID} as JSON'
+                self._send(HTTPStatus.BAD_REQUEST, {"problem": usage})
                 return
-            problem = front.enter(entry)
-            if problem is not None:
-                self._send(HTTPStatus.CONFLICT, {"problem": problem})
+            refused = front.enter(entry, body["id"])
+            if refused is not None:
+                self._send(HTTPStatus.CONFLICT, {"problem": refused})
                 return
             self._send(HTTPStatus.OK, {"ok": True})
 
@@ -257,7 +306,7 @@ def _handler_for(table: TableServer) -> type[BaseHTTPRequestHandler]:
             """The request's JSON body, or None when it is not JSON (or too large)."""
             if self.headers.get_content_type() != "application/json":
                 return None
-            length = int(self.headers.get("Content-Length") or 0)
+            length = _number(self.headers.get("Content-Length") or "0")
             if not 0 < length <= MAX_BODY:
                 return None
             try:
@@ -275,3 +324,8 @@ def _handler_for(table: TableServer) -> type[BaseHTTPRequestHandler]:
             self.wfile.write(body)
 
     return Handler
+
+
+def _number(text: str) -> int:
+    """A whole number sent by a page (a count, a length), or 0 for anything else."""
+    return int(text) if text.isascii() and text.isdigit() else 0
