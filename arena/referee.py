@@ -46,9 +46,11 @@ class Player(Protocol):
     def request(self, message: JSON, line: bytes, timeout_s: float) -> tuple[str, float]:
         """Answer a request: the move and the milliseconds it took.
 
-        A player whose answers carry what it was thinking (protocol v1's
-        optional ``info`` of a move) has it in an attribute ``info`` after
-        each answer (None: none); the referee keeps it in the replay's move.
+        A player whose answers carry what it was thinking has it in an
+        attribute ``thought`` after each answer: None, or a dict holding
+        protocol v1's optional ``info`` of a move and/or ``log``, the stderr
+        lines it wrote while deciding; the referee adds them to the replay's
+        move.
         """
 
     def end_game(self) -> None:
@@ -187,7 +189,7 @@ class _Game:
         publish = self._publish
         while (pending := state.pending) is not None:
             seat, action, legal = pending
-            move, ms, info = ask(seat, action, legal)
+            move, ms, thought = ask(seat, action, legal)
             record: JSON = {
                 "type": "move",
                 "seat": seat,
@@ -197,8 +199,8 @@ class _Game:
             }
             if ms is None:
                 record["fallback"] = True
-            elif info is not None:
-                record["info"] = info
+            elif thought:
+                record.update(thought)
             replay.append(record)
             sent.append(None)
             state.apply(move)
@@ -222,7 +224,8 @@ class _Game:
         )
 
     def _ask(self, seat: int, action: str, legal: list[str]) -> tuple[str, float | None, Any]:
-        """The seat's move and its ``info``, or the fallback (``None`` ms) for a faulted seat."""
+        """The seat's move and its thought (info, log), or the fallback (``None`` ms) for a
+        faulted seat."""
         if seat in self.faults:
             return legal[0], None, None
         self.request_id += 1
@@ -250,7 +253,7 @@ class _Game:
         over = ms - self.move_ms
         if over > 0:
             self.bank[seat] = max(0, self.bank[seat] - int(over + 0.999))
-        return move, ms, getattr(player, "info", None)
+        return move, ms, getattr(player, "thought", None)
 
     def _fault(self, seat: int, fault: BotFault, request_id: int | None) -> None:
         self.faults[seat] = Fault(fault.kind, fault.detail)

@@ -33,6 +33,7 @@ from tests.system import needs
 from tests.test_tournament import C_BOT, run_cli
 
 CHROMIUM = shutil.which("chromium")
+ROOT = Path(__file__).resolve().parent.parent
 JSON = dict[str, Any]
 # Where chromium cannot be installed these tests say plainly they were not run (and
 # fail under CI=true); make test installs it as root.
@@ -707,3 +708,35 @@ def test_people_play_a_whole_game_in_their_browsers(browser: Browser, tmp_path: 
             hidden = set(CARD.findall(json.dumps(state))) - allowed
             assert not hidden, f"{name}'s page was sent cards it could not see yet: {hidden}"
         assert any(state["finished"] and state["replay"] for state in states[name])
+
+
+def test_the_viewer_shows_what_a_bot_thought_and_wrote_under_its_move(
+    browser: Browser, tmp_path: Path
+) -> None:
+    thinking = f"thinking={sys.executable} {ROOT / 'tests/bots/thinking.py'} stderr"
+    replay = tmp_path / "game.jsonl"
+    code, output = run_cli(
+        "play", thinking, f"c={C_BOT}", "--seed", "4", "--replay", str(replay), "--quiet"
+    )
+    assert code == 0, output
+    page_file = tmp_path / "game.html"
+    assert run_cli("replay", str(replay), "--html", str(page_file))[0] == 0
+    requests: list[str] = []
+    errors: list[str] = []
+    page = offline(browser, page_file, requests, errors=errors)
+    opened(page)
+    seen = []
+    for _ in range(40):
+        page.keyboard.press("ArrowRight")
+        caption = page.locator("#caption").inner_text()
+        if caption.startswith("thinking plays") and page.locator("#thought").is_visible():
+            seen.append(page.locator("#thought").inner_text())
+        elif caption.startswith("c plays"):
+            assert page.locator("#thought").is_hidden(), "the C bot sent nothing"
+    page.screenshot(path=str(tmp_path / "thought.png"), full_page=True)
+    assert errors == [] and requests == []
+    assert any("thinking was thinking:" in text and "n: 6" in text for text in seen), seen
+    assert any("request 2: thinking about [" in text for text in seen)
+    # The line holding </script><b>2</b> is text on the page, not markup.
+    assert any("</script><b>2</b>" in text for text in seen)
+    assert page.locator("#thought b").count() == 0

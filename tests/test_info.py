@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from arena.bots.movelog import GAME_CHARS, LINE_CHARS, MoveLog
 from arena.bots.player import ProcessPlayer
 from arena.bots.spec import parse_bot
 from arena.game import Rules
@@ -27,8 +29,10 @@ from arena.protocol import (
     full_validator,
 )
 from arena.referee import play_game
+from arena.report import tournament_report
 from arena.report.narrate import narrate
-from tests.test_tournament import run_cli
+from arena.report.tournament_report import log_chars, without_logs
+from tests.test_tournament import C_BOT, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 THINKING = ROOT / "tests" / "bots" / "thinking.py"
@@ -137,3 +141,57 @@ def test_the_python_helper_sends_info_returned_with_the_move() -> None:
     assert reply == {"type": "move", "id": 7, "move": "a"}
     reply, logged = helper_session(lambda state, legal: (legal[0], {1, 2}), ["a", "b"])
     assert reply == {"type": "move", "id": 7, "move": "a"} and "info is not JSON" in logged
+
+
+def test_a_moves_stderr_lines_are_kept_with_it(tmp_path: Path) -> None:
+    """The lines a bot wrote while deciding a move, and no other move's, go with it."""
+    records = thinking_game(tmp_path, "stderr")
+    moves = [record for record in records if record["type"] == "move" and record["seat"] == 0]
+    for number, move in enumerate(moves, 1):
+        assert move["log"][0].startswith(f"request {number}: thinking about ["), move["log"]
+        assert move["log"][1:] == [f"</script><b>{number}</b>"]
+    assert all("log" not in record for record in records if record.get("seat") == 1)
+    validate = full_validator("replay_line")
+    for record in records:
+        validate.validate(record)
+
+
+def test_stderr_lines_are_capped_per_line_and_per_game(tmp_path: Path) -> None:
+    records = thinking_game(tmp_path, "flood")
+    logs = [r["log"] for r in records if r["type"] == "move" and r["seat"] == 0 and "log" in r]
+    kept = [line for log in logs for line in log]
+    assert logs[0] == [f"0001/{n:02d} " + "z" * 92 for n in range(100)]
+    capped = [line for line in kept if line.startswith("[arena: stderr lines kept with moves")]
+    assert len(capped) == 1, "the cap is said once"
+    assert sum(len(line) for line in kept if line not in capped) <= GAME_CHARS
+    # Each later move of the game has nothing more: the game's share is spent.
+    assert kept[-1] == capped[0]
+    line = MoveLog()
+    line.feed(b"x" * 3000)
+    line.feed(b"y" * 10 + b"\nend")
+    first, last = line.take()
+    assert first == "x" * LINE_CHARS + "... [3010 bytes]" and last == "end"
+
+
+def test_a_report_carries_the_stderr_lines_up_to_its_cap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every game keeps its lines in its replay file, also one a Dask worker played; the
+    report embeds them up to its cap, then replays without them, and says so."""
+    thinking = f"thinking={sys.executable} {THINKING} stderr"
+    folder = tmp_path / "t"
+    code, output = run_cli(
+        "tournament", "--bot", thinking, "--bot", f"c={C_BOT}", "--players", "2", "--deals", "2",
+        "--seed", "3", "--out", str(folder), "--quiet", "--no-sandbox",
+    )  # fmt: skip
+    assert code == 0, output
+    replays = sorted((folder / "replays").glob("*.jsonl"))
+    assert len(replays) == 4
+    sizes = [log_chars(path.read_text()) for path in replays]
+    assert all(sizes)
+    monkeypatch.setattr(tournament_report, "REPORT_LOG_CHARS", sizes[0] + sizes[1])
+    code, output = run_cli("report", str(folder))
+    assert code == 0, output
+    left_out = re.search(r"stderr lines are left out of (\d) games' replays here", output)
+    assert left_out is not None and 1 <= int(left_out[1]) <= 3, output
+    assert "log" not in json.loads(without_logs(replays[0].read_text()).splitlines()[3])

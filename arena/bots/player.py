@@ -65,8 +65,10 @@ class ProcessPlayer:
         self.process: BotProcess | None = None
         self.ready: JSON | None = None
         self.starts = 0
-        #: The ``info`` of the bot's last answer (None: it sent none); the referee keeps it.
-        self.info: Any = None
+        #: What the bot's last answer came with: its ``info`` and the stderr lines it
+        #: wrote while deciding (``log``), each only when there is one; None when neither.
+        #: The referee keeps it in the replay's move.
+        self.thought: JSON | None = None
         self._queue: list[bytes] = []
 
     # ------------------------------------------------------------------ Player interface
@@ -81,6 +83,8 @@ class ProcessPlayer:
             self.launch()
         else:
             self.process.grant_game_cpu()
+        assert self.process is not None
+        self.process.move_log.new_game()
         self._queue = [line]
 
     def deliver(self, message: JSON, line: bytes) -> None:
@@ -102,10 +106,20 @@ class ProcessPlayer:
         self._queue = []
         start = _monotonic()
         deadline = start + timeout_s
+        moves = process.move_log
+        moves.clear()  # what it wrote before this request is no part of this move
         process.send(b"".join(queue), deadline)
         raw = process.read_line(deadline)
         elapsed_ms = (_monotonic() - start) * 1000.0
-        move, self.info = decode_answer(raw, message["id"])
+        move, info = decode_answer(raw, message["id"])
+        process.settle()
+        lines = moves.take()
+        if info is None and not lines:
+            self.thought = None
+        else:
+            self.thought = {"info": info} if info is not None else {}
+            if lines:
+                self.thought["log"] = lines
         return move, elapsed_ms
 
     def end_game(self) -> None:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from arena.bots import owner
+from arena.bots.movelog import MoveLog
 from arena.bots.sandbox import (
     LAYER_FAILED,
     Capabilities,
@@ -44,6 +45,8 @@ log = logging.getLogger(__name__)
 STDERR_CAP = 1 << 20
 #: Seconds between SIGTERM and SIGKILL when stopping a bot.
 TERM_GRACE_S = 0.2
+#: Seconds a reply waits at most for the bot's stderr written before it to be read.
+SETTLE_S = 0.005
 #: While waiting for a reply, how often to check whether the bot has exited.
 EXIT_CHECK_S = 0.1
 _READ_CHUNK = 1 << 16
@@ -103,6 +106,8 @@ class BotProcess:
         #: namespace wrapper the processes between (found once, not per game).
         self._cpu_grant: CpuGrant | None = None
         self._stderr_start = _StderrStart()
+        #: The stderr lines of the move being decided (see :meth:`settle`).
+        self.move_log = MoveLog()
         self.proc: subprocess.Popen[bytes] | None = None
         self.scratch: str | None = None
         self._buffer = bytearray()
@@ -112,6 +117,7 @@ class BotProcess:
         self._out_fd = -1
         self._poll_in = select.poll()
         self._poll_out = select.poll()
+        self._poll_err = select.poll()
 
     # ------------------------------------------------------------------ life
 
@@ -174,10 +180,13 @@ class BotProcess:
         self._poll_out.register(self._in_fd, select.POLLOUT | select.POLLERR)
         self._buffer = bytearray()
         self._scanned = 0
+        self._poll_err = select.poll()
+        self._poll_err.register(self.proc.stderr.fileno(), select.POLLIN)
         self._stderr_start = _StderrStart()
+        self.move_log = MoveLog()
         self._stderr_thread = threading.Thread(
             target=_drain,
-            args=(self.proc.stderr, self.log_path, self._stderr_start),
+            args=(self.proc.stderr, self.log_path, self._stderr_start, self.move_log),
             name=f"stderr-{self.spec.name}",
             daemon=True,
         )
@@ -247,6 +256,17 @@ class BotProcess:
             self.scratch = None
 
     # ------------------------------------------------------------------ pipes
+
+    def settle(self) -> None:
+        """Give the stderr reader the lines already written (after a reply, before taking
+        :attr:`move_log`): stderr is a pipe of its own, so what the bot wrote to it just
+        before its reply may still be unread. Waits at most :data:`SETTLE_S`, and not at
+        all when nothing is pending (one poll)."""
+        if self.proc is None:
+            return
+        deadline = time.monotonic() + SETTLE_S
+        while self._poll_err.poll(0) and time.monotonic() < deadline:
+            time.sleep(0.0002)
 
     def send(self, data: bytes, deadline: float) -> None:
         """Write ``data`` whole before ``deadline`` (a time.monotonic() value).
@@ -369,15 +389,17 @@ class _StderrStart:
             self.text = (self.text + chunk.decode("utf-8", "replace"))[:300].strip()
 
 
-def _drain(stream: BinaryIO, path: Path | None, first: _StderrStart) -> None:
+def _drain(stream: BinaryIO, path: Path | None, first: _StderrStart, moves: MoveLog) -> None:
     """Copy a bot's stderr to ``path`` up to :data:`STDERR_CAP` bytes; drop the rest.
 
     Reading goes on past the cap, so a bot flooding stderr never blocks.
+    Every chunk also goes to ``moves``, which keeps the lines of each move.
     """
     sink = open(path, "ab") if path is not None else None  # noqa: SIM115 - closed below
     kept = 0
     try:
         while chunk := stream.read(_READ_CHUNK):
+            moves.feed(chunk)
             first.feed(chunk)
             if sink is None or kept >= STDERR_CAP:
                 continue

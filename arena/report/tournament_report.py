@@ -25,6 +25,9 @@ from arena.tournament.store import Store
 
 #: How many replays a report embeds unless told: about 27 MB of page at 4 seats.
 MAX_REPLAYS = 10_000
+#: Characters of the bots' stderr lines (kept with their moves) one report carries, all
+#: games together; later games' replays are embedded without them.
+REPORT_LOG_CHARS = 2_000_000
 #: Bots in the score chart (the leaderboard's top): more lines than this are a tangle.
 CHART_TOP = 12
 #: Bots in the who-places-above-whom heat map (the leaderboard's top).
@@ -114,6 +117,23 @@ def _top_note(shown: int, bots: int, what: str) -> str:
     )
 
 
+def log_chars(text: str) -> int:
+    """Characters of the stderr lines kept with the moves of a replay's text."""
+    return sum(
+        len(line)
+        for record in map(orjson.loads, filter(None, text.splitlines()))
+        for line in record.get("log", ())
+    )
+
+
+def without_logs(text: str) -> str:
+    """A replay's text with the stderr lines of its moves left out (their info kept)."""
+    records = [orjson.loads(line) for line in text.splitlines() if line.strip()]
+    for record in records:
+        record.pop("log", None)
+    return "".join(orjson.dumps(record).decode() + "\n" for record in records)
+
+
 def replay_problem(text: str) -> str | None:
     """What makes a replay's text unreadable (None: every line is JSON, the first a header)."""
     lines = [line for line in text.splitlines() if line.strip()]
@@ -142,6 +162,8 @@ def games_section(
     damaged: dict[str, str] = {}
     inside = folder.resolve()
     wanted = chosen(games, max_replays)
+    logs_left = REPORT_LOG_CHARS
+    stripped = 0
     for game in wanted:
         path = (inside / game["replay"]).resolve()
         try:
@@ -156,8 +178,15 @@ def games_section(
             problem = replay_problem(text)
         if problem:  # the viewer says in words why it cannot show the game
             damaged[game["id"]] = problem
-        else:
-            replays[game["id"]] = pack(text)
+            continue
+        if '"log":' in text:  # stderr lines kept with moves: within the report's share
+            size = log_chars(text)
+            if size > logs_left:
+                text = without_logs(text)
+                stripped += 1
+            else:
+                logs_left -= size
+        replays[game["id"]] = pack(text)
     unreadable = [f"{game} ({problem})" for game, problem in damaged.items()]
     notices = (
         [
@@ -168,6 +197,12 @@ def games_section(
         if unreadable
         else []
     )
+    if stripped:
+        notices.append(
+            f"The bots' stderr lines are left out of {stripped} games' replays here: a report "
+            f"keeps at most {REPORT_LOG_CHARS:,} characters of them (each replay file keeps "
+            "its own: arena replay FOLDER --game ID --html shows them)"
+        )
     data = {
         "bots": bots,
         "games": [

@@ -5,7 +5,8 @@ process) is, by n: 1 none, 2 a string whose compact JSON is exactly 4096
 bytes, 3 one of 4097 bytes, 4 an info filling the answer's line to exactly
 the line limit (1 MiB, the newline not counted), 5 ``null``, then
 ``{"n": n, "line": [...]}``. With ``stderr`` as its argument it also writes
-two lines to stderr before each answer, one of them holding ``</script>``.
+two lines to stderr before each answer, one of them holding ``</script>``;
+with ``flood``, a hundred lines of a hundred characters before each.
 """
 
 import json
@@ -20,6 +21,7 @@ def compact(value: object) -> str:
 
 def main() -> None:
     chatty = sys.argv[1:] == ["stderr"]
+    flood = sys.argv[1:] == ["flood"]
     requests = 0
     for line in sys.stdin:
         message = json.loads(line)
@@ -49,6 +51,10 @@ def main() -> None:
             if chatty:
                 print(f"request {requests}: thinking about {message['legal']}", file=sys.stderr)
                 print(f"</script><b>{requests}</b>", file=sys.stderr, flush=True)
+            if flood:
+                for line in range(100):
+                    print(f"{requests:04d}/{line:02d} " + "z" * 92, file=sys.stderr)
+                sys.stderr.flush()
             print(compact(answer), flush=True)
 
 
