@@ -27,17 +27,21 @@ import (
 // not counted as still to play. (Fed the 10,498 requests the Python bot
 // answered in 90 games of greedy self-play, every rule option on in half
 // of them, this port chose differently 9 times, each for the second reason.)
-func greedy(state *protocol.State, legal []protocol.Move, action protocol.Action) protocol.Move {
+//
+// With the move comes the name of the rule that picked it ("cheapest_winner",
+// "dog_knock", ...: the same names in every starter kit), which Choose sends
+// as the move's info.
+func greedy(state *protocol.State, legal []protocol.Move, action protocol.Action) (protocol.Move, string) {
 	switch action {
 	case protocol.TrumpAction:
-		return protocol.NameTrump(strongestSuit(state.Cards))
+		return protocol.NameTrump(strongestSuit(state.Cards)), "strongest_suit"
 	case protocol.RainbowAction:
 		if highCardPoints(state.Cards) < 5 {
-			return protocol.Declare
+			return protocol.Declare, "weak_hand"
 		}
-		return protocol.Pass
+		return protocol.Pass, "strong_hand"
 	case protocol.NoPictureAction:
-		return protocol.Declare
+		return protocol.Declare, "always_declare"
 	}
 	if slices.Contains(legal, protocol.Knock) || slices.Contains(legal, protocol.Blind) ||
 		state.Status() == protocol.Dog {
@@ -45,12 +49,14 @@ func greedy(state *protocol.State, legal []protocol.Move, action protocol.Action
 	}
 	cards := protocol.Cards(legal)
 	if len(legal) == 1 || len(cards) == 0 {
-		return legal[0]
+		return legal[0], "only_move"
 	}
 	if len(state.Trick) > 0 {
-		return protocol.PlayCard(follow(state, cards))
+		card, rule := follow(state, cards)
+		return protocol.PlayCard(card), rule
 	}
-	return protocol.PlayCard(lead(state, cards))
+	card, rule := lead(state, cards)
+	return protocol.PlayCard(card), rule
 }
 
 // highCardPoints counts A = 4, K = 3, Q = 2, J = 1.
@@ -76,38 +82,39 @@ func strongestSuit(cards []protocol.Card) protocol.Suit {
 	return best
 }
 
-func playAsDog(state *protocol.State, legal []protocol.Move) protocol.Move {
+func playAsDog(state *protocol.State, legal []protocol.Move) (protocol.Move, string) {
 	canKnock := slices.Contains(legal, protocol.Knock)
 	winning, started := state.Winning()
 	if slices.Contains(legal, protocol.Blind) {
 		if !canKnock {
-			return protocol.Blind
+			return protocol.Blind, "dog_must_play"
 		}
 		// Last to act on a trick won by a low side card: worth the gamble.
 		weak := started && !protocol.IsTrump(winning.Card, state.Trump) && winning.Card.Rank <= 8
 		if weak && len(state.ToPlay()) == 0 {
-			return protocol.Blind
+			return protocol.Blind, "dog_blind_gamble"
 		}
-		return protocol.Knock
+		return protocol.Knock, "dog_knock"
 	}
 	cards := protocol.Cards(legal)
 	if len(cards) == 0 {
-		return legal[0]
+		return legal[0], "only_move"
 	}
 	card := cards[0]
 	if !canKnock {
-		return protocol.PlayCard(card)
+		return protocol.PlayCard(card), "dog_must_play"
 	}
 	if protocol.IsTrump(card, state.Trump) && !higherOutstanding(state, card) {
-		return protocol.PlayCard(card) // the top trump left: it wins wherever it is played
+		// the top trump left: it wins wherever it is played
+		return protocol.PlayCard(card), "dog_top_trump"
 	}
 	if started && protocol.Beats(card, winning.Card, state.Trump) && len(state.ToPlay()) == 0 {
-		return protocol.PlayCard(card)
+		return protocol.PlayCard(card), "dog_wins_last"
 	}
-	return protocol.Knock
+	return protocol.Knock, "dog_knock"
 }
 
-func lead(state *protocol.State, cards []protocol.Card) protocol.Card {
+func lead(state *protocol.State, cards []protocol.Card) (protocol.Card, string) {
 	var sides, trumps, bosses []protocol.Card
 	for _, c := range cards {
 		if protocol.IsTrump(c, state.Trump) {
@@ -120,13 +127,13 @@ func lead(state *protocol.State, cards []protocol.Card) protocol.Card {
 		}
 	}
 	if len(bosses) > 0 {
-		return highest(bosses)
+		return highest(bosses), "lead_boss"
 	}
 	if len(trumps) > 0 && state.Tricks[state.Seat] == 0 && !higherOutstanding(state, highest(trumps)) {
-		return highest(trumps)
+		return highest(trumps), "lead_top_trump"
 	}
 	if len(sides) == 0 {
-		return lowest(cards)
+		return lowest(cards), "lead_low_trump"
 	}
 	// The longest side suit; ties to the suit later in the alphabet (S, H,
 	// D, C), as the Python bot compares suit letters.
@@ -136,10 +143,10 @@ func lead(state *protocol.State, cards []protocol.Card) protocol.Card {
 			longest, length = s, n
 		}
 	}
-	return lowest(ofSuit(sides, longest))
+	return lowest(ofSuit(sides, longest)), "lead_longest_suit"
 }
 
-func follow(state *protocol.State, cards []protocol.Card) protocol.Card {
+func follow(state *protocol.State, cards []protocol.Card) (protocol.Card, string) {
 	trump := state.Trump
 	led := state.Trick[0].Card.Suit
 	winning, _ := state.Winning()
@@ -157,9 +164,9 @@ func follow(state *protocol.State, cards []protocol.Card) protocol.Card {
 	}
 	if len(ofSuit(cards, led)) > 0 { // following suit
 		if len(winners) > 0 {
-			return lowest(winners)
+			return lowest(winners), "cheapest_winner"
 		}
-		return lowest(cards)
+		return lowest(cards), "follow_low"
 	}
 	taken := 0
 	for _, n := range state.Tricks {
@@ -168,7 +175,7 @@ func follow(state *protocol.State, cards []protocol.Card) protocol.Card {
 	tricksLeft := state.HandSize - taken
 	matters := state.Tricks[state.Seat] == 0 || len(myTrumps)*2 >= max(1, tricksLeft)
 	if len(trumpWinners) > 0 && matters {
-		return lowest(trumpWinners)
+		return lowest(trumpWinners), "ruff"
 	}
 	discards := cards
 	if sides := slices.DeleteFunc(slices.Clone(cards), func(c protocol.Card) bool {
@@ -183,7 +190,7 @@ func follow(state *protocol.State, cards []protocol.Card) protocol.Card {
 			shortest, length = s, n
 		}
 	}
-	return lowest(ofSuit(discards, shortest))
+	return lowest(ofSuit(discards, shortest)), "discard_short_suit"
 }
 
 // alphabetical lists the suits by letter: C, D, H, S.

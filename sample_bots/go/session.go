@@ -82,7 +82,8 @@ func handle(line []byte, bot *Bot) (reply any, done bool) {
 			log.Printf("request %d has no legal move", m.ID)
 			return nil, false
 		}
-		return protocol.MoveReply{ID: m.ID, Move: decide(bot, m)}, false
+		move, info := decide(bot, m)
+		return protocol.MoveReply{ID: m.ID, Move: move, Info: encodeInfo(info)}, false
 	case *protocol.Bye:
 		return nil, true
 	}
@@ -90,22 +91,52 @@ func handle(line []byte, bot *Bot) (reply any, done bool) {
 	return nil, false
 }
 
-// decide asks the strategy for a move, and never returns one outside
-// legal: if Choose panics or picks an illegal move, the problem is logged
-// and the first legal move is played (the arena's own fallback move).
-func decide(bot *Bot, req *protocol.Request) (move protocol.Move) {
+// decide asks the strategy for a move and its info, and never returns a
+// move outside legal: if Choose panics or picks an illegal move, the
+// problem is logged and the first legal move is played (the arena's own
+// fallback move), without info.
+func decide(bot *Bot, req *protocol.Request) (move protocol.Move, info any) {
 	defer func() {
 		if r := recover(); r != nil {
 			log.Printf("Choose panicked: %v; playing %v\n%s", r, req.Legal[0], debug.Stack())
-			move = req.Legal[0]
+			move, info = req.Legal[0], nil
 		}
 	}()
-	move = bot.Choose(&req.State, req.Legal, req)
+	move, info = bot.Choose(&req.State, req.Legal, req)
 	if !slices.Contains(req.Legal, move) {
 		log.Printf("Choose returned %v, not in %v; playing %v", move, req.Legal, req.Legal[0])
-		move = req.Legal[0]
+		move, info = req.Legal[0], nil
 	}
-	return move
+	return move, info
+}
+
+// maxInfoBytes is the largest info the arena keeps as sent (compact JSON);
+// a larger one is kept as {"truncated": true, "bytes": N}, never a fault.
+const maxInfoBytes = 4096
+
+// warnedBigInfo: an info over maxInfoBytes is logged once per process.
+var warnedBigInfo bool
+
+// encodeInfo is a strategy's info as the move's "info" field: nil (the
+// field left out) for no info or a JSON null; an info encoding/json cannot
+// write is logged and left out, the move is sent all the same.
+func encodeInfo(info any) json.RawMessage {
+	if info == nil {
+		return nil
+	}
+	data, err := json.Marshal(info)
+	if err != nil {
+		log.Printf("info is not JSON (%v); sending the move without it", err)
+		return nil
+	}
+	if string(data) == "null" { // a nil map, slice or pointer
+		return nil
+	}
+	if len(data) > maxInfoBytes && !warnedBigInfo {
+		warnedBigInfo = true
+		log.Printf("an info of %d bytes: the arena keeps only its size (at most %d)", len(data), maxInfoBytes)
+	}
+	return data
 }
 
 // rawFallback answers a request that the typed model could not read (a

@@ -23,14 +23,18 @@ type Bot struct {
 // NewBot returns a Bot ready for its first game.
 func NewBot() *Bot { return &Bot{Rand: rand.New(rand.NewSource(0))} }
 
-// Choose returns the move for a request: one of legal. state is the
-// seat's whole information set (see the protocol package's helpers:
-// state.Winning, state.Unseen, state.ToPlay, ...), legal lists every
-// allowed move, and req is the whole request, for req.Action ("play",
-// "trump", "rainbow" or "no_picture") and req.Time (req.Budget() is a
-// sensible time to think).
-func (b *Bot) Choose(state *protocol.State, legal []protocol.Move, req *protocol.Request) protocol.Move {
-	return greedy(state, legal, req.Action)
+// Choose returns the move for a request, one of legal, and its info: what
+// the bot was thinking, any value encoding/json can write (a map, a struct,
+// a number...), sent with the move and kept in the replay beside it; nil
+// sends no info. Keep it under 4096 bytes of compact JSON: the arena keeps
+// a larger one as its size only. state is the seat's whole information set
+// (see the protocol package's helpers: state.Winning, state.Unseen,
+// state.ToPlay, ...), legal lists every allowed move, and req is the whole
+// request, for req.Action ("play", "trump", "rainbow" or "no_picture") and
+// req.Time (req.Budget() is a sensible time to think).
+func (b *Bot) Choose(state *protocol.State, legal []protocol.Move, req *protocol.Request) (protocol.Move, any) {
+	move, rule := greedy(state, legal, req.Action)
+	return move, map[string]string{"rule": rule}
 }
 
 // Observe sees every message that gets no reply: game_start, hand_start,

@@ -7,6 +7,7 @@
 //                     back after a trip through the typed model (a test of the
 //                     model); exits non-zero on a line it cannot read.
 #include <csignal>
+#include <cstddef>
 #include <exception>
 #include <iostream>
 #include <optional>
@@ -25,6 +26,9 @@ using arena::json;
 constexpr const char* kName = "cpp-greedy";
 constexpr const char* kVersion = "1.0";
 constexpr int kProtocol = 1;
+/// The largest `info` the arena keeps as sent (bytes of compact JSON); a larger
+/// one is kept as {"truncated": true, "bytes": N}, never a fault.
+constexpr std::size_t kMaxInfoBytes = 4096;
 
 /// One lambda per alternative for std::visit.
 template <typename... Handlers>
@@ -53,22 +57,38 @@ bool send(std::ostream& out, const json& reply) {
   return static_cast<bool>(out);
 }
 
-/// The reply to a request: the strategy's move, or legal[0] (the move the arena
-/// itself would play for us) when the strategy throws or picks an illegal move.
+/// The reply to a request: the strategy's move with its info, or legal[0] (the
+/// move the arena itself would play for us) without info when the strategy
+/// throws or picks an illegal move.
 arena::MoveReply answer(arena::Strategy& strategy, const arena::Request& request) {
   const arena::Move fallback = request.legal.front();
-  arena::Move move = fallback;
+  arena::Decision decision = fallback;
   try {
-    move = strategy.choose(request.state, request.legal, request);
-    if (!arena::is_legal(move, request.legal)) {
-      note("choose() returned " + move.str() + ", which is not legal; playing " + fallback.str());
-      move = fallback;
+    decision = strategy.choose(request.state, request.legal, request);
+    if (!arena::is_legal(decision.move, request.legal)) {
+      note("choose() returned " + decision.move.str() + ", which is not legal; playing " + fallback.str());
+      decision = fallback;
     }
   } catch (const std::exception& error) {
     note(std::string("choose() failed: ") + error.what() + "; playing " + fallback.str());
-    move = fallback;
+    decision = fallback;
   }
-  return arena::MoveReply{request.id, move, std::nullopt};
+  if (decision.info && decision.info->is_null()) decision.info.reset();  // no info key, never null
+  static bool warned_big_info = false;  // an info over kMaxInfoBytes is logged once
+  if (decision.info) {
+    try {
+      const std::size_t bytes = decision.info->dump().size();
+      if (bytes > kMaxInfoBytes && !warned_big_info) {
+        warned_big_info = true;
+        note("an info of " + std::to_string(bytes) + " bytes: the arena keeps only its size (at most " +
+             std::to_string(kMaxInfoBytes) + ")");
+      }
+    } catch (const json::exception& error) {  // a string that is not UTF-8: not JSON
+      note(std::string("info is not JSON (") + error.what() + "); sending the move without it");
+      decision.info.reset();
+    }
+  }
+  return arena::MoveReply{request.id, decision.move, decision.info};
 }
 
 /// The reply to a request the model could not read (a later protocol version?):

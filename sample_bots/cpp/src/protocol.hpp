@@ -21,6 +21,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -440,9 +441,25 @@ struct Ready {
 struct MoveReply {
   std::int64_t id = 0;  ///< the request's id
   Move move;            ///< one of the request's legal moves
-  /// What the bot was thinking: any JSON value, `null` included (at most 4096
-  /// bytes compact); std::nullopt leaves the field out.
+  /// What the bot was thinking: any JSON value, `null` included, kept in the
+  /// replay with the move (at most 4096 bytes compact; a larger one is kept as
+  /// its size only); std::nullopt leaves the field out.
   std::optional<json> info;
+};
+
+/// What a strategy decides for a request: the move, and the `info` to send
+/// with it, if any (what the bot was thinking: an estimate, rollouts, a line
+/// of play; any JSON value). A Move, a Card or a Suit converts to a Decision
+/// without info, so `return card;` still works; `return {card, json{...}};`
+/// sends info too. No info, or a JSON null, sends no `info` key at all.
+struct Decision {
+  Decision(Move chosen) : move(chosen) {}  // NOLINT(google-explicit-constructor)
+  Decision(Card card) : move(card) {}      // NOLINT(google-explicit-constructor)
+  Decision(Suit suit) : move(suit) {}      // NOLINT(google-explicit-constructor)
+  Decision(Move chosen, json what) : move(chosen), info(std::move(what)) {}
+
+  Move move;                 ///< one of the request's legal moves
+  std::optional<json> info;  ///< sent as the move's `info`; std::nullopt: none
 };
 void to_json(json& j, const Ready& message);
 void from_json(const json& j, Ready& message);

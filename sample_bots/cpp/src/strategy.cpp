@@ -15,7 +15,9 @@
 //   no_picture (a hand without pictures is weak).
 //
 // Ties are broken exactly as the Python bot breaks them, so that the two bots
-// make the same move in the same position. Replace any of it with your own.
+// make the same move in the same position. Each move goes with the name of the
+// rule that picked it as its info, {"rule": "cheapest_winner"} and the like
+// (the same names in every starter kit). Replace any of it with your own.
 #include "strategy.hpp"
 
 #include <algorithm>
@@ -59,6 +61,9 @@ std::vector<Card> cards_where(const std::vector<Card>& cards, Keep keep) {
 int count_of_suit(const std::vector<Card>& cards, Suit suit) {
   return static_cast<int>(std::count_if(cards.begin(), cards.end(), [suit](Card c) { return c.suit == suit; }));
 }
+
+/// The move, with the name of the rule that picked it as its info: {"rule": name}.
+Decision rule(Move move, const char* name) { return {move, json::object({{"rule", name}})}; }
 
 bool by_rank(Card a, Card b) { return a.rank < b.rank; }
 /// The first card of the lowest rank (min_element keeps the first of equals, as Python's min()).
@@ -114,38 +119,41 @@ Move choose_trump(const std::vector<Card>& cards, const std::vector<Move>& legal
   return best ? Move(*best) : legal.front();
 }
 
-Move play_as_dog(const State& state, const std::vector<Move>& legal) {
+Decision play_as_dog(const State& state, const std::vector<Move>& legal) {
   const bool can_knock = is_legal(Move::knock(), legal);
   const std::optional<Play> winning = winning_play(state.trick, state.trump);
   if (is_legal(Move::blind(), legal)) {
-    if (!can_knock) return Move::blind();
+    if (!can_knock) return rule(Move::blind(), "dog_must_play");
     // A blind dog cannot see its card: it plays only when last to act on a
     // trick held by a low card (eight or less) that is not a trump.
     const bool weak = winning && winning->card.suit != state.trump && winning->card.rank <= Rank::Eight;
-    return weak && seats_after_me(state) == 0 ? Move::blind() : Move::knock();
+    return weak && seats_after_me(state) == 0 ? rule(Move::blind(), "dog_blind_gamble")
+                                              : rule(Move::knock(), "dog_knock");
   }
   const auto first = std::find_if(legal.begin(), legal.end(), [](const Move& move) { return move != Move::knock(); });
-  if (first == legal.end()) return legal.front();
-  if (!can_knock || !first->is_card()) return *first;  // the last trick: the dog must play
+  if (first == legal.end()) return rule(legal.front(), "only_move");
+  if (!can_knock || !first->is_card()) return rule(*first, "dog_must_play");  // the last trick: the dog must play
   const Card card = first->card();
   if (card.suit == state.trump && !has_unseen_higher(card, state)) {
-    return card;  // the top trump left: it wins wherever it is played
+    return rule(card, "dog_top_trump");  // the top trump left: it wins wherever it is played
   }
-  if (winning && beats(card, winning->card, state.trump) && seats_after_me(state) == 0) return card;
-  return Move::knock();
+  if (winning && beats(card, winning->card, state.trump) && seats_after_me(state) == 0) {
+    return rule(card, "dog_wins_last");
+  }
+  return rule(Move::knock(), "dog_knock");
 }
 
-Card lead(const State& state, const std::vector<Card>& cards) {
+Decision lead(const State& state, const std::vector<Card>& cards) {
   const auto trump = state.trump;
   const auto sides = cards_where(cards, [trump](Card c) { return c.suit != trump; });
   const auto bosses = cards_where(sides, [&state](Card c) { return !has_unseen_higher(c, state); });
-  if (!bosses.empty()) return highest(bosses);
+  if (!bosses.empty()) return rule(highest(bosses), "lead_boss");
   const auto trumps = cards_where(cards, [trump](Card c) { return c.suit == trump; });
   if (!trumps.empty() && state.tricks.at(static_cast<std::size_t>(state.seat)) == 0 &&
       !has_unseen_higher(highest(trumps), state)) {
-    return highest(trumps);  // no trick yet: draw with the top trump
+    return rule(highest(trumps), "lead_top_trump");  // no trick yet: draw with the top trump
   }
-  if (sides.empty()) return lowest(cards);
+  if (sides.empty()) return rule(lowest(cards), "lead_low_trump");
   // Low from the longest side suit (ties: the later suit letter, as greedy_bot.py).
   Suit longest = Suit::Clubs;
   int longest_count = -1;
@@ -156,22 +164,24 @@ Card lead(const State& state, const std::vector<Card>& cards) {
       longest_count = count;
     }
   }
-  return lowest(cards_where(sides, [longest](Card c) { return c.suit == longest; }));
+  return rule(lowest(cards_where(sides, [longest](Card c) { return c.suit == longest; })), "lead_longest_suit");
 }
 
-Card follow(const State& state, const std::vector<Card>& cards) {
+Decision follow(const State& state, const std::vector<Card>& cards) {
   const auto trump = state.trump;
   const Suit led = state.trick.front().card.suit;
   const Card best = winning_play(state.trick, trump)->card;
   const auto winners = cards_where(cards, [best, trump](Card c) { return beats(c, best, trump); });
-  if (count_of_suit(cards, led) > 0) return winners.empty() ? lowest(cards) : lowest(winners);
+  if (count_of_suit(cards, led) > 0) {
+    return winners.empty() ? rule(lowest(cards), "follow_low") : rule(lowest(winners), "cheapest_winner");
+  }
   // Void in the suit led: ruff only when it matters.
   const auto trumps = cards_where(winners, [trump](Card c) { return c.suit == trump; });
   const int my_trumps = static_cast<int>(cards_where(cards, [trump](Card c) { return c.suit == trump; }).size());
   const int tricks_left = state.hand_size - std::accumulate(state.tricks.begin(), state.tricks.end(), 0);
   const bool matters =
       state.tricks.at(static_cast<std::size_t>(state.seat)) == 0 || my_trumps * 2 >= std::max(1, tricks_left);
-  if (!trumps.empty() && matters) return lowest(trumps);
+  if (!trumps.empty() && matters) return rule(lowest(trumps), "ruff");
   auto discards = cards_where(cards, [trump](Card c) { return c.suit != trump; });
   if (discards.empty()) discards = cards;
   // The lowest card of the shortest suit (ties: the earlier suit letter, as greedy_bot.py).
@@ -185,7 +195,7 @@ Card follow(const State& state, const std::vector<Card>& cards) {
       shortest_count = count;
     }
   }
-  return lowest(cards_where(discards, [&shortest](Card c) { return c.suit == shortest; }));
+  return rule(lowest(cards_where(discards, [&shortest](Card c) { return c.suit == shortest; })), "discard_short_suit");
 }
 
 /// Few high cards: worth voiding the hand with a rainbow.
@@ -209,20 +219,20 @@ std::uint64_t fnv1a(const std::string& text) {
 
 void Strategy::new_game(const GameStart& game) { rng_.seed(fnv1a(game.game + "/" + std::to_string(game.seat))); }
 
-Move Strategy::choose(const State& state, const std::vector<Move>& legal, const Request& request) {
+Decision Strategy::choose(const State& state, const std::vector<Move>& legal, const Request& request) {
   switch (request.action) {
     case Action::Trump:
-      return choose_trump(state.cards, legal);
+      return rule(choose_trump(state.cards, legal), "strongest_suit");
     case Action::Rainbow:
-      return weak_hand(state.cards) ? Move::declare() : Move::pass();
+      return weak_hand(state.cards) ? rule(Move::declare(), "weak_hand") : rule(Move::pass(), "strong_hand");
     case Action::NoPicture:
-      return Move::declare();  // no card above a ten: a weak hand, void it
+      return rule(Move::declare(), "always_declare");  // no card above a ten: a weak hand, void it
     case Action::Play:
       break;
   }
   const bool dog = state.statuses.at(static_cast<std::size_t>(state.seat)) == Status::Dog;
   if (is_legal(Move::knock(), legal) || is_legal(Move::blind(), legal) || dog) return play_as_dog(state, legal);
-  if (legal.size() == 1) return legal.front();
+  if (legal.size() == 1) return rule(legal.front(), "only_move");
   const std::vector<Card> cards = legal_cards(legal);
   return state.trick.empty() ? lead(state, cards) : follow(state, cards);
 }

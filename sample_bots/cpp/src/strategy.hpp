@@ -20,7 +20,13 @@ class Strategy {
   /// no_picture) and the `time` (see recommended_budget_ms() in helpers.hpp).
   /// A move that is not legal, or an exception, makes the bot log it and play
   /// legal[0] instead, so a bug costs a poor move rather than the game.
-  Move choose(const State& state, const std::vector<Move>& legal, const Request& request);
+  ///
+  /// Return the move alone (`return card;`), or with `info`, what the bot was
+  /// thinking, sent with the move and kept in the replay: any JSON value, e.g.
+  /// `return {card, json{{"value", 0.6}}};`. Keep it under 4096 bytes of compact
+  /// JSON: the arena keeps a larger one as its size only. The greedy sample
+  /// sends the name of the rule that picked the move: {"rule": "cheapest_winner"}.
+  Decision choose(const State& state, const std::vector<Move>& legal, const Request& request);
 
  private:
   /// For strategies that draw at random (the greedy one does not): mt19937_64's

@@ -230,8 +230,10 @@ type Ready struct {
 	Author  *string `json:"author,omitempty"`
 }
 
-// MoveReply answers a Request. Info is optional, any JSON value the bot
-// wants kept in the replay with its move (at most 4096 bytes compact).
+// MoveReply answers a Request. Info is optional: any JSON value the bot
+// wants kept in the replay with its move (at most 4096 bytes compact; a
+// larger one is kept as its size only), left out when nil. The session
+// fills it from the info that Bot.Choose returns.
 type MoveReply struct {
 	ID   int             `json:"id"`
 	Move Move            `json:"move"`

@@ -14,16 +14,22 @@ use std::collections::BTreeSet;
 use std::io::{self, BufRead, BufWriter, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use arena_bot::protocol::{FromReferee, MoveReply, Ready, Request, ToReferee};
+use arena_bot::protocol::{Decision, FromReferee, MoveReply, Ready, Request, ToReferee};
 use arena_bot::strategy::Strategy;
 
 /// What the bot calls itself in `ready` (the arena shows its own name for it).
 const NAME: &str = "rust-greedy";
 const PROTOCOL: u32 = 1;
+/// The largest `info` the arena keeps as sent (bytes of compact JSON); a
+/// larger one is kept as `{"truncated": true, "bytes": N}`, never a fault.
+const MAX_INFO_BYTES: usize = 4096;
+/// Whether an `info` over [`MAX_INFO_BYTES`] was logged (once per process).
+static WARNED_BIG_INFO: AtomicBool = AtomicBool::new(false);
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -103,8 +109,9 @@ fn ready() -> ToReferee {
     })
 }
 
-/// The reply to a request: the strategy's move when it is legal, else the
-/// first legal move (the one the arena itself would play for a faulted seat).
+/// The reply to a request: the strategy's move (with its `info`, if any)
+/// when it is legal, else the first legal move without `info` (the one the
+/// arena itself would play for a faulted seat).
 fn answer(strategy: &mut Strategy, request: &Request) -> Option<ToReferee> {
     let legal = &request.legal;
     let Some(&first) = legal.first() else {
@@ -115,25 +122,40 @@ fn answer(strategy: &mut Strategy, request: &Request) -> Option<ToReferee> {
         return None;
     };
     // A panic in the strategy costs one move, not the game.
-    let chosen = panic::catch_unwind(AssertUnwindSafe(|| {
-        strategy.choose(&request.state, legal, request.action, &request.time)
+    let decided = panic::catch_unwind(AssertUnwindSafe(|| {
+        decision(strategy.choose(&request.state, legal, request.action, &request.time))
     }));
-    let chosen = match chosen {
-        Ok(chosen) if legal.contains(&chosen) => chosen,
-        Ok(chosen) => {
+    let decided = match decided {
+        Ok(decided) if legal.contains(&decided.chosen) => decided,
+        Ok(decided) => {
+            let chosen = decided.chosen;
             eprintln!("bot: choose() returned {chosen}, not in legal; playing {first}");
-            first
+            first.into()
         }
         Err(_) => {
             eprintln!("bot: choose() panicked; playing {first}");
-            first
+            first.into()
         }
     };
+    // No `info` key at all without info, never `"info": null`.
+    let info = decided.info.filter(|info| !info.is_null());
+    if let Some(info) = &info {
+        let bytes = serde_json::to_vec(info).map_or(0, |text| text.len());
+        if bytes > MAX_INFO_BYTES && !WARNED_BIG_INFO.swap(true, Ordering::Relaxed) {
+            eprintln!("bot: an info of {bytes} bytes: the arena keeps only its size (at most {MAX_INFO_BYTES})");
+        }
+    }
     Some(ToReferee::Move(MoveReply {
         id: request.id,
-        chosen,
-        info: None,
+        chosen: decided.chosen,
+        info,
     }))
+}
+
+/// What `choose` returned, as a [`Decision`]: `choose` may return a
+/// `Decision` (a move and its `info`) or a plain `Move`.
+fn decision(decided: impl Into<Decision>) -> Decision {
+    decided.into()
 }
 
 /// A line the typed model refused. A `request` still gets its first legal

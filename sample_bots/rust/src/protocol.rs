@@ -340,7 +340,8 @@ pub struct MoveReply {
     pub id: i64,
     #[serde(rename = "move")]
     pub chosen: Move,
-    /// Free notes kept in the replay (any JSON, at most 4096 bytes compact).
+    /// What the bot was thinking, kept in the replay with the move (any JSON,
+    /// at most 4096 bytes compact; a larger one is kept as its size only).
     /// `Some(Value::Null)` is an `info` that is `null`; `None` is no `info`.
     #[serde(
         default,
@@ -348,6 +349,35 @@ pub struct MoveReply {
         deserialize_with = "present"
     )]
     pub info: Option<Value>,
+}
+
+/// What a strategy decides for a request: the move, and the `info` to send
+/// with it, if any (what the bot was thinking: an estimate, rollouts, a line
+/// of play). `Move::Knock.into()` is a decision without info,
+/// `Move::Knock.with_info(json!({"rule": "dog_knock"}))` one with it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    pub chosen: Move,
+    /// Sent as the move's `info` and kept in the replay; `None` (or a JSON
+    /// `null`) sends no `info` at all.
+    pub info: Option<Value>,
+}
+
+impl From<Move> for Decision {
+    fn from(chosen: Move) -> Decision {
+        Decision { chosen, info: None }
+    }
+}
+
+impl Move {
+    /// This move, with `info` to send along: any JSON value (`json!({...})`,
+    /// a string, a number...), under 4096 bytes of compact JSON.
+    pub fn with_info(self, info: impl Into<Value>) -> Decision {
+        Decision {
+            chosen: self,
+            info: Some(info.into()),
+        }
+    }
 }
 
 /// For a required field that may be `null`: unlike a bare `Option` field,
@@ -436,6 +466,19 @@ mod tests {
             r#"{"type": "event", "event": "trump", "suit": "C"}"#
         )
         .is_err());
+    }
+
+    #[test]
+    fn a_decision_carries_info_only_when_given() {
+        let plain: Decision = Move::Knock.into();
+        assert_eq!(plain.info, None);
+        let noted = Move::Pass.with_info(serde_json::json!({"rule": "strong_hand"}));
+        assert_eq!(noted.chosen, Move::Pass);
+        assert_eq!(noted.info, Some(serde_json::json!({"rule": "strong_hand"})));
+        assert_eq!(
+            Move::Blind.with_info(0.5).info,
+            Some(serde_json::json!(0.5))
+        );
     }
 
     #[test]

@@ -4,9 +4,13 @@
 //! there is read as a garbled reply (the game is forfeit).
 //!
 //! [`Strategy::choose`] gets each request's `state` (the seat's whole
-//! information set) and its `legal` moves, and returns one of them. The
+//! information set) and its `legal` moves, and returns one of them, as a
+//! [`Decision`]: the move, and optionally its `info` (what the bot was
+//! thinking, any JSON value), sent with the move and kept in the replay. The
 //! sample below is the greedy bot of `sample_bots/python/greedy_bot.py`,
-//! ported rule for rule (ties included), so both play the same moves:
+//! ported rule for rule (ties included), so both play the same moves; its
+//! info names the rule that picked each move (`{"rule": "cheapest_winner"}`,
+//! the same names in every starter kit):
 //!
 //! - Following: win the trick as cheaply as possible, otherwise throw the
 //!   lowest card. Void in the suit led: trump only when it matters (no trick
@@ -19,9 +23,11 @@
 //! - Trumps: the suit with the most length and high cards.
 //! - Declarations: rainbow when the hand is weak, always no_picture.
 
+use serde_json::json;
+
 use crate::cards::{Card, Move, Rank, Suit};
 use crate::helpers::{cards_of, Rng};
-use crate::protocol::{Action, FromReferee, State, Status, Time};
+use crate::protocol::{Action, Decision, FromReferee, State, Status, Time};
 
 /// The bot's player. Keep whatever you want to remember across requests here.
 pub struct Strategy {
@@ -53,29 +59,47 @@ impl Strategy {
     /// Chooses the move for a request. `legal` is never empty; returning a
     /// move that is not in it (or panicking) makes the bot play `legal[0]`.
     /// `time` is this move's clock: think for at most `time.budget()`.
-    pub fn choose(&mut self, state: &State, legal: &[Move], action: Action, time: &Time) -> Move {
+    ///
+    /// Return `mv.into()` for a move alone, or `mv.with_info(json!(...))` to
+    /// send `info` with it (any JSON value, under 4096 bytes of compact JSON:
+    /// the arena keeps a larger one as its size only). The loop in `main.rs`
+    /// also takes a `choose` that returns a plain `Move`.
+    pub fn choose(
+        &mut self,
+        state: &State,
+        legal: &[Move],
+        action: Action,
+        time: &Time,
+    ) -> Decision {
         let _ = time; // the greedy rules answer at once
         if self.eps > 0.0 && self.rng.unit() < self.eps {
-            return legal[self.rng.below(legal.len())];
+            return legal[self.rng.below(legal.len())].with_info(json!({"rule": "random"}));
         }
-        greedy(state, legal, action)
+        let (chosen, rule) = greedy_with_rule(state, legal, action);
+        chosen.with_info(json!({ "rule": rule }))
     }
 }
 
 /// The greedy move for a request.
 pub fn greedy(state: &State, legal: &[Move], action: Action) -> Move {
+    greedy_with_rule(state, legal, action).0
+}
+
+/// The greedy move for a request, and the name of the rule that picked it
+/// (`"cheapest_winner"`, `"dog_knock"`, ...: the same in every starter kit).
+pub fn greedy_with_rule(state: &State, legal: &[Move], action: Action) -> (Move, &'static str) {
     match action {
-        Action::Trump => Move::Trump(choose_trump(&state.cards)),
+        Action::Trump => (Move::Trump(choose_trump(&state.cards)), "strongest_suit"),
         // A rainbow voids the hand: worth it when ours is weak.
-        Action::Rainbow if weak_hand(&state.cards) => Move::Declare,
-        Action::Rainbow => Move::Pass,
+        Action::Rainbow if weak_hand(&state.cards) => (Move::Declare, "weak_hand"),
+        Action::Rainbow => (Move::Pass, "strong_hand"),
         // A hand without pictures is weak: always void it.
-        Action::NoPicture => Move::Declare,
+        Action::NoPicture => (Move::Declare, "always_declare"),
         Action::Play => play(state, legal),
     }
 }
 
-fn play(state: &State, legal: &[Move]) -> Move {
+fn play(state: &State, legal: &[Move]) -> (Move, &'static str) {
     let dog = legal.contains(&Move::Knock)
         || legal.contains(&Move::Blind)
         || state.statuses.get(state.seat) == Some(&Status::Dog);
@@ -84,21 +108,22 @@ fn play(state: &State, legal: &[Move]) -> Move {
     }
     let cards = cards_of(legal);
     if legal.len() == 1 || cards.is_empty() {
-        return legal[0];
+        return (legal[0], "only_move");
     }
-    Move::Play(if state.trick.is_empty() {
+    let (card, rule) = if state.trick.is_empty() {
         lead(state, &cards)
     } else {
         follow(state, &cards)
-    })
+    };
+    (Move::Play(card), rule)
 }
 
-fn play_as_dog(state: &State, legal: &[Move]) -> Move {
+fn play_as_dog(state: &State, legal: &[Move]) -> (Move, &'static str) {
     let trump = state.trump;
     let may_knock = legal.contains(&Move::Knock);
     if legal.contains(&Move::Blind) {
         if !may_knock {
-            return Move::Blind;
+            return (Move::Blind, "dog_must_play");
         }
         // Blind, our card is as likely low as high: risk it only last to play
         // on a trick held by a low card of a side suit.
@@ -106,30 +131,31 @@ fn play_as_dog(state: &State, legal: &[Move]) -> Move {
             .winning()
             .is_some_and(|(_, best)| Some(best.suit) != trump && best.rank <= Rank::Eight);
         return if weak && state.seats_after_me() == 0 {
-            Move::Blind
+            (Move::Blind, "dog_blind_gamble")
         } else {
-            Move::Knock
+            (Move::Knock, "dog_knock")
         };
     }
     let Some(card) = legal.iter().find_map(|m| m.card()) else {
-        return legal[0];
+        return (legal[0], "only_move");
     };
     if !may_knock {
-        return Move::Play(card);
+        return (Move::Play(card), "dog_must_play");
     }
     if Some(card.suit) == trump && state.higher_outstanding(card).is_empty() {
-        return Move::Play(card); // the top trump left: it wins wherever it is played
+        // The top trump left: it wins wherever it is played.
+        return (Move::Play(card), "dog_top_trump");
     }
     let wins_now = state
         .winning()
         .is_some_and(|(_, best)| card.beats(best, trump));
     if wins_now && state.seats_after_me() == 0 {
-        return Move::Play(card);
+        return (Move::Play(card), "dog_wins_last");
     }
-    Move::Knock
+    (Move::Knock, "dog_knock")
 }
 
-fn lead(state: &State, cards: &[Card]) -> Card {
+fn lead(state: &State, cards: &[Card]) -> (Card, &'static str) {
     let trump = state.trump;
     let sides: Vec<Card> = cards
         .iter()
@@ -141,27 +167,30 @@ fn lead(state: &State, cards: &[Card]) -> Card {
         .copied()
         .filter(|&c| state.higher_outstanding(c).is_empty());
     if let Some(boss) = highest(bosses) {
-        return boss;
+        return (boss, "lead_boss");
     }
     let trumps = cards.iter().copied().filter(|c| Some(c.suit) == trump);
     if let Some(top) = highest(trumps) {
         // Not a trick yet this hand: cash the top trump left while it is one.
         if state.tricks[state.seat] == 0 && state.higher_outstanding(top).is_empty() {
-            return top;
+            return (top, "lead_top_trump");
         }
     }
     if sides.is_empty() {
-        return lowest(cards.iter().copied()).expect("cards is not empty");
+        let low = lowest(cards.iter().copied()).expect("cards is not empty");
+        return (low, "lead_low_trump");
     }
     let longest = ALPHABETICAL
         .into_iter()
         // max_by_key keeps the last of equals: the highest letter, as in Python.
         .max_by_key(|&s| sides.iter().filter(|c| c.suit == s).count())
         .expect("four suits");
-    lowest(sides.iter().copied().filter(|c| c.suit == longest)).expect("a card of that suit")
+    let low =
+        lowest(sides.iter().copied().filter(|c| c.suit == longest)).expect("a card of that suit");
+    (low, "lead_longest_suit")
 }
 
-fn follow(state: &State, cards: &[Card]) -> Card {
+fn follow(state: &State, cards: &[Card]) -> (Card, &'static str) {
     let trump = state.trump;
     let (_, best) = state.winning().expect("a trick in progress");
     let led = state.led_suit().expect("a trick in progress");
@@ -172,16 +201,20 @@ fn follow(state: &State, cards: &[Card]) -> Card {
         .collect();
     if cards.iter().any(|c| c.suit == led) {
         // Following suit: the cheapest winner, else the lowest card.
-        return lowest(winners.iter().copied())
-            .or_else(|| lowest(cards.iter().copied()))
-            .expect("cards is not empty");
+        return match lowest(winners.iter().copied()) {
+            Some(winner) => (winner, "cheapest_winner"),
+            None => (
+                lowest(cards.iter().copied()).expect("cards is not empty"),
+                "follow_low",
+            ),
+        };
     }
     let my_trumps = cards.iter().filter(|c| Some(c.suit) == trump).count();
     let matters = state.tricks[state.seat] == 0 || my_trumps * 2 >= state.tricks_left().max(1);
     if matters {
         if let Some(trump_card) = lowest(winners.iter().copied().filter(|c| Some(c.suit) == trump))
         {
-            return trump_card;
+            return (trump_card, "ruff");
         }
     }
     // Discard low from the shortest side suit (any card when all are trumps).
@@ -199,7 +232,9 @@ fn follow(state: &State, cards: &[Card]) -> Card {
         .filter(|&s| count(s) > 0)
         .min_by_key(|&s| count(s)) // the first, alphabetically, among the shortest
         .expect("a suit with discards");
-    lowest(discards.iter().copied().filter(|c| c.suit == shortest)).expect("a card of that suit")
+    let low = lowest(discards.iter().copied().filter(|c| c.suit == shortest))
+        .expect("a card of that suit");
+    (low, "discard_short_suit")
 }
 
 /// The suit with the best length and high cards (ties to the later of C, H, D, S).
@@ -258,17 +293,40 @@ mod tests {
         greedy(&request.state, &request.legal, request.action).to_string()
     }
 
+    /// The move and the info `Strategy::choose` sends with it.
+    fn choose(request: &str) -> (String, String) {
+        let request: Request = serde_json::from_str(request).unwrap();
+        let decision = Strategy::new(0.0).choose(
+            &request.state,
+            &request.legal,
+            request.action,
+            &request.time,
+        );
+        let info = serde_json::to_string(&decision.info.expect("an info")).unwrap();
+        (decision.chosen.to_string(), info)
+    }
+
     #[test]
     fn follows_with_the_cheapest_winner() {
         // The guide's example: hearts led with the 4H, we hold 2H and TH.
         let request = r#"{"type": "request", "id": 46, "action": "play", "legal": ["2H", "TH"], "state": {"seat": 0, "hand": 3, "hand_size": 5, "dealer": 2, "trump": "D", "cards": ["2H", "5S", "TH", "AS"], "leader": 2, "trick": [[2, "4H"]], "played": [[0, "3C"], [1, "6C"], [2, "9C"], [2, "4H"]], "tricks": [0, 0, 1], "statuses": ["active", "active", "active"], "turn_up": null, "history": [{"leader": 0, "moves": [[0, "3C"], [1, "6C"], [2, "9C"]], "winner": 2}], "blind": [], "knocked": []}, "time": {"move_ms": 1000, "bank_ms": 10000}}"#;
         assert_eq!(decide(request), "TH");
+        let named = (
+            String::from("TH"),
+            String::from(r#"{"rule":"cheapest_winner"}"#),
+        );
+        assert_eq!(choose(request), named);
     }
 
     #[test]
     fn a_dog_knocks_a_card_that_cannot_win() {
         let request = r#"{"type": "request", "id": 81, "action": "play", "legal": ["knock", "QD"], "state": {"seat": 1, "hand": 6, "hand_size": 2, "dealer": 0, "trump": "D", "cards": ["QD"], "leader": 1, "trick": [], "played": [], "tricks": [0, 0, 0], "statuses": ["active", "dog", "active"], "turn_up": null, "history": [], "blind": [], "knocked": [], "dog_cards": {"1": "QD"}}, "time": {"move_ms": 1000, "bank_ms": 10000}}"#;
         assert_eq!(decide(request), "knock");
+        let named = (
+            String::from("knock"),
+            String::from(r#"{"rule":"dog_knock"}"#),
+        );
+        assert_eq!(choose(request), named);
     }
 
     #[test]

@@ -10,8 +10,10 @@ import * as readline from "node:readline";
 import { seededRandom } from "./helpers";
 import {
   type BotMessage,
+  type Decision,
   type GameStart,
   type Move,
+  type MoveReply,
   ProtocolError,
   type Request,
   decodeMessage,
@@ -30,6 +32,8 @@ console.debug = console.error;
 const NAME = "typescript-greedy";
 const VERSION = "1.0";
 const PROTOCOL = 1;
+/** The largest `info` the arena keeps as sent (bytes of compact JSON); larger: `{"truncated": true, "bytes": N}`. */
+const MAX_INFO_BYTES = 4096;
 
 function log(text: string): void {
   console.error(`bot.ts: ${text}`);
@@ -45,6 +49,7 @@ function send(message: BotMessage): void {
 class Session {
   private game: GameStart | undefined;
   private random: () => number = seededRandom("", 0);
+  private warnedBigInfo = false;
 
   /** Handles one line; returns false when the session is over (bye). */
   handle(line: string): boolean {
@@ -62,7 +67,7 @@ class Session {
           this.random = seededRandom(message.game, message.seat);
           break;
         case "request":
-          send({ type: "move", id: message.id, move: this.decide(message) });
+          send(this.answer(message));
           break;
         case "error":
           log(`the referee refused a reply: ${message.message}`);
@@ -82,17 +87,45 @@ class Session {
     return true;
   }
 
-  /** The strategy's move, or legal[0] (the arena's fallback) if it fails or is not legal. */
-  private decide(request: Request): Move {
+  /** The reply to a request: the strategy's move with its `info`, if it gave one (see `decide`). */
+  private answer(request: Request): MoveReply {
+    const { move, info } = this.decide(request);
+    const reply: MoveReply = { type: "move", id: request.id, move };
+    // No `info` key without info, never `"info": null`.
+    if (info === undefined || info === null) return reply;
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(info);
+    } catch (error) {
+      log(`info is not JSON (${error instanceof Error ? error.message : String(error)}); sending the move without it`);
+      return reply;
+    }
+    if (text === undefined) {
+      log("info is not JSON; sending the move without it");
+      return reply;
+    }
+    if (!this.warnedBigInfo && Buffer.byteLength(text) > MAX_INFO_BYTES) {
+      this.warnedBigInfo = true;
+      log(`an info of ${Buffer.byteLength(text)} bytes: the arena keeps only its size (at most ${MAX_INFO_BYTES})`);
+    }
+    return { ...reply, info };
+  }
+
+  /**
+   * The strategy's move and info, or legal[0] (the arena's fallback) without
+   * info if it fails or the move is not legal.
+   */
+  private decide(request: Request): Decision {
     const { legal, state } = request;
     try {
-      const move = choose(state, legal, { request, game: this.game, random: this.random });
-      if (legal.includes(move)) return move;
-      log(`choose() returned ${JSON.stringify(move)}, not in ${JSON.stringify(legal)}; playing ${legal[0]}`);
+      const chosen: Move | Decision = choose(state, legal, { request, game: this.game, random: this.random });
+      const decision: Decision = typeof chosen === "object" && chosen !== null ? chosen : { move: chosen };
+      if (legal.includes(decision.move)) return decision;
+      log(`choose() returned ${JSON.stringify(decision.move)}, not in ${JSON.stringify(legal)}; playing ${legal[0]}`);
     } catch (error) {
       log(`choose() failed; playing ${legal[0]}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     }
-    return legal[0]!;
+    return { move: legal[0]! };
   }
 
   /** A request the model could not read still gets an answer if it has an id and a legal move. */

@@ -238,7 +238,18 @@ export interface MoveReply {
   type: "move";
   id: number;
   move: Move;
-  /** What the bot was thinking: any JSON value, kept in the replay (at most 4096 bytes). */
+  /** What the bot was thinking: any JSON value, kept in the replay (at most 4096 bytes; larger: its size only). */
+  info?: JsonValue;
+}
+
+/**
+ * What a strategy may return instead of a bare move: the move and the `info`
+ * to send with it (what the bot was thinking: an estimate, rollouts, a line of
+ * play), e.g. `{ move: "TH", info: { value: 0.6 } }`. No `info`, or `null`,
+ * sends no `info` key at all.
+ */
+export interface Decision {
+  move: Move;
   info?: JsonValue;
 }
 

@@ -12,10 +12,12 @@
 // - trumps: the suit with the most length and high cards;
 // - declarations: rainbow on a weak hand (it voids the hand), always no_picture.
 // It keeps no memory: the request's `state` is the whole information set.
+// Each move goes with the name of the rule that picked it as its info,
+// `{ rule: "cheapest_winner" }` and the like (the same names in every starter kit).
 
 import { type Card, type Rank, RANKS, SUITS, type Suit, makeCard, rankOf, rankValue, suitOf } from "./cards";
 import { beats, seatsStillToPlay, sortLegal, trickWinner } from "./helpers";
-import type { GameStart, Move, Request, State } from "./protocol";
+import type { Decision, GameStart, Move, Request, State } from "./protocol";
 
 /** What `choose` may want beyond the state and the legal moves. */
 export interface Context {
@@ -30,15 +32,19 @@ export interface Context {
 /**
  * The move for a request: must return one of `legal` (if it throws or does
  * not, bot.ts logs the problem and plays `legal[0]`, the arena's own fallback).
+ * Return the move alone (`return "knock";`), or a `Decision` to send `info`
+ * with it, what the bot was thinking, kept in the replay beside the move:
+ * `return { move: card, info: { value: 0.6 } };` (any JSON value, under 4096
+ * bytes of compact JSON: the arena keeps a larger one as its size only).
  */
-export function choose(state: State, legal: Move[], context: Context): Move {
+export function choose(state: State, legal: Move[], context: Context): Move | Decision {
   switch (context.request.action) {
     case "trump":
-      return chooseTrump(state.cards);
+      return rule(chooseTrump(state.cards), "strongest_suit");
     case "rainbow":
-      return weakHand(state.cards) ? "declare" : "pass";
+      return weakHand(state.cards) ? rule("declare", "weak_hand") : rule("pass", "strong_hand");
     case "no_picture":
-      return "declare"; // a hand without pictures is weak: void it
+      return rule("declare", "always_declare"); // a hand without pictures is weak: void it
     case "play":
       break;
   }
@@ -46,9 +52,14 @@ export function choose(state: State, legal: Move[], context: Context): Move {
   if (moves.knock || moves.blind || state.statuses[state.seat] === "dog") {
     return playAsDog(state, legal);
   }
-  if (legal.length === 1) return legal[0]!;
+  if (legal.length === 1) return rule(legal[0]!, "only_move");
   const cards = moves.cards;
   return state.trick.length > 0 ? follow(state, cards) : lead(state, cards);
+}
+
+/** The move, with the name of the rule that picked it as its info: `{ rule: name }`. */
+function rule(move: Move, name: string): Decision {
+  return { move, info: { rule: name } };
 }
 
 // ---- the greedy heuristics ---------------------------------------------------
@@ -101,59 +112,59 @@ function weakHand(cards: readonly Card[]): boolean {
   return highCardPoints(cards) < 5;
 }
 
-function playAsDog(state: State, legal: Move[]): Move {
+function playAsDog(state: State, legal: Move[]): Decision {
   const { trump, trick } = state;
   const moves = sortLegal(legal);
   const winning = trickWinner(trick, trump);
   if (moves.blind) {
-    if (!moves.knock) return "blind";
+    if (!moves.knock) return rule("blind", "dog_must_play");
     // Play the unseen card only as the last to act on a trick a low side card is winning.
     const weak = winning !== undefined && suitOf(winning[1]) !== trump && rankValue(winning[1]) <= RANKS.indexOf("8");
-    return weak && seatsStillToPlay(state) === 0 ? "blind" : "knock";
+    return weak && seatsStillToPlay(state) === 0 ? rule("blind", "dog_blind_gamble") : rule("knock", "dog_knock");
   }
   const card = moves.cards[0];
-  if (card === undefined) return legal[0]!;
-  if (!moves.knock) return card; // the hand's last trick: it must play
+  if (card === undefined) return rule(legal[0]!, "only_move");
+  if (!moves.knock) return rule(card, "dog_must_play"); // the hand's last trick: it must play
   if (suitOf(card) === trump && unseenHigher(card, state).length === 0) {
-    return card; // the top trump left: it wins wherever it is played
+    return rule(card, "dog_top_trump"); // the top trump left: it wins wherever it is played
   }
   if (winning !== undefined && beats(card, winning[1], trump) && seatsStillToPlay(state) === 0) {
-    return card;
+    return rule(card, "dog_wins_last");
   }
-  return "knock";
+  return rule("knock", "dog_knock");
 }
 
-function lead(state: State, cards: Card[]): Card {
+function lead(state: State, cards: Card[]): Decision {
   const trump = state.trump;
   const sides = cards.filter((c) => suitOf(c) !== trump);
   const bosses = sides.filter((c) => unseenHigher(c, state).length === 0);
-  if (bosses.length > 0) return highest(bosses);
+  if (bosses.length > 0) return rule(highest(bosses), "lead_boss");
   const trumps = cards.filter((c) => suitOf(c) === trump);
   if (trumps.length > 0 && state.tricks[state.seat] === 0 && unseenHigher(highest(trumps), state).length === 0) {
-    return highest(trumps);
+    return rule(highest(trumps), "lead_top_trump");
   }
-  if (sides.length === 0) return lowest(cards);
+  if (sides.length === 0) return rule(lowest(cards), "lead_low_trump");
   // The longest side suit; ties go to the suit letter last in the alphabet (as the Python bot).
   const longest = [...new Set(sides.map(suitOf))].sort().reduce((best, suit) =>
     countOfSuit(sides, suit) >= countOfSuit(sides, best) ? suit : best,
   );
-  return lowest(sides.filter((c) => suitOf(c) === longest));
+  return rule(lowest(sides.filter((c) => suitOf(c) === longest)), "lead_longest_suit");
 }
 
-function follow(state: State, cards: Card[]): Card {
+function follow(state: State, cards: Card[]): Decision {
   const trump = state.trump;
   const led = suitOf(state.trick[0]![1]);
   const best = trickWinner(state.trick, trump)![1];
   const winners = cards.filter((c) => beats(c, best, trump));
   if (cards.some((c) => suitOf(c) === led)) {
     // Following suit (then every legal card is of the suit led).
-    return winners.length > 0 ? lowest(winners) : lowest(cards);
+    return winners.length > 0 ? rule(lowest(winners), "cheapest_winner") : rule(lowest(cards), "follow_low");
   }
   const trumpWinners = winners.filter((c) => suitOf(c) === trump);
   const myTrumps = cards.filter((c) => suitOf(c) === trump);
   const tricksLeft = state.hand_size - state.tricks.reduce((a, b) => a + b, 0);
   const matters = state.tricks[state.seat] === 0 || myTrumps.length * 2 >= Math.max(1, tricksLeft);
-  if (trumpWinners.length > 0 && matters) return lowest(trumpWinners);
+  if (trumpWinners.length > 0 && matters) return rule(lowest(trumpWinners), "ruff");
   const discards = cards.filter((c) => suitOf(c) !== trump);
   const pool = discards.length > 0 ? discards : cards;
   // The shortest suit; ties go to the suit letter first in the alphabet (as the Python bot).
@@ -161,5 +172,5 @@ function follow(state: State, cards: Card[]): Card {
     [...new Set(pool.map(suitOf))].sort(),
     (suit) => countOfSuit(pool, suit),
   );
-  return lowest(pool.filter((c) => suitOf(c) === shortest));
+  return rule(lowest(pool.filter((c) => suitOf(c) === shortest)), "discard_short_suit");
 }

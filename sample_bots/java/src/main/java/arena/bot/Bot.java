@@ -23,8 +23,13 @@ import java.util.Random;
  */
 public final class Bot {
 
+    /** The largest info the arena keeps as sent (bytes of compact JSON); larger: its size only. */
+    private static final int MAX_INFO_BYTES = 4096;
+
     private final Strategy strategy;
     private final Message.Ready ready;
+    /** Whether an info over {@link #MAX_INFO_BYTES} was logged (once per session). */
+    private boolean warnedBigInfo;
 
     public Bot(Strategy strategy, Message.Ready ready) {
         this.strategy = strategy;
@@ -114,10 +119,11 @@ public final class Bot {
     }
 
     /**
-     * The move for a request. Never fails: when the request does not parse, or the strategy
-     * throws or returns a move that is not legal, it logs why and plays the first legal move
-     * (as the arena would for a faulted seat). Only a request with no id or no legal move gets
-     * no answer, since none could be right.
+     * The move for a request, with the strategy's {@code info} when it gave one. Never fails:
+     * when the request does not parse, or the strategy throws or returns a move that is not
+     * legal, it logs why and plays the first legal move without info (as the arena would for
+     * a faulted seat). Only a request with no id or no legal move gets no answer, since none
+     * could be right.
      */
     private Message answer(JsonNode tree) {
         Message.Request request;
@@ -139,19 +145,32 @@ public final class Bot {
             }
         }
         List<Move> legal = request.legal();
-        Move move;
+        Decision decision;
         try {
-            move = strategy.choose(request.state(), legal, request);
+            decision = strategy.decide(request.state(), legal, request);
         } catch (RuntimeException e) {
-            log("bot: choose() raised " + e + "; playing " + legal.get(0));
+            log("bot: decide() raised " + e + "; playing " + legal.get(0));
             e.printStackTrace();
-            move = legal.get(0);
+            decision = Decision.of(legal.get(0));
         }
-        if (!legal.contains(move)) {
-            log("bot: choose() returned " + move + ", not in " + legal + "; playing " + legal.get(0));
-            move = legal.get(0);
+        if (decision == null || !legal.contains(decision.move())) {
+            Move move = decision == null ? null : decision.move();
+            log("bot: decide() returned " + move + ", not in " + legal + "; playing " + legal.get(0));
+            decision = Decision.of(legal.get(0));
         }
-        return new Message.MoveReply(request.id(), move);
+        JsonNode info = decision.info();
+        if (info == null || info.isNull() || info.isMissingNode()) {
+            return new Message.MoveReply(request.id(), decision.move()); // no info key, never null
+        }
+        if (!warnedBigInfo) {
+            int bytes = info.toString().getBytes(StandardCharsets.UTF_8).length;
+            if (bytes > MAX_INFO_BYTES) {
+                warnedBigInfo = true;
+                log("bot: an info of " + bytes + " bytes: the arena keeps only its size (at most "
+                        + MAX_INFO_BYTES + ")");
+            }
+        }
+        return new Message.MoveReply(request.id(), decision.move(), info);
     }
 
     private static String abbreviate(String line) {

@@ -9,6 +9,7 @@ import arena.protocol.SeatCard;
 import arena.protocol.State;
 import arena.protocol.Status;
 import arena.protocol.Suit;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -33,7 +34,9 @@ import java.util.Set;
  *
  * <p>It keeps no memory: each request's state is its whole input, and it uses no randomness,
  * so the same position always gets the same move. Where several cards tie, it breaks the tie
- * exactly as the Python bot does, so the two play identically.
+ * exactly as the Python bot does, so the two play identically. Each move goes with the name of
+ * the rule that picked it as its info, e.g. {@code {"rule": "cheapest_winner"}} (the same names
+ * in every starter kit): see {@link #decide}.
  */
 public final class GreedyStrategy implements Strategy {
 
@@ -45,14 +48,23 @@ public final class GreedyStrategy implements Strategy {
 
     @Override
     public Move choose(State state, List<Move> legal, Message.Request request) {
+        return decide(state, legal, request).move();
+    }
+
+    /** The greedy move, with {@code {"rule": name}} as its info: which rule picked it. */
+    @Override
+    public Decision decide(State state, List<Move> legal, Message.Request request) {
         Action action = request.action();
         switch (action) {
             case TRUMP:
-                return chooseTrump(state.cards());
+                return rule(chooseTrump(state.cards()), "strongest_suit");
             case RAINBOW:
-                return weakHand(state.cards()) ? Move.DECLARE : Move.PASS;
+                return weakHand(state.cards())
+                        ? rule(Move.DECLARE, "weak_hand")
+                        : rule(Move.PASS, "strong_hand");
             case NO_PICTURE:
-                return Move.DECLARE; // a hand without pictures is weak: have it dealt again
+                // a hand without pictures is weak: have it dealt again
+                return rule(Move.DECLARE, "always_declare");
             case PLAY:
             default:
                 break;
@@ -61,10 +73,15 @@ public final class GreedyStrategy implements Strategy {
             return playAsDog(state, legal);
         }
         if (legal.size() == 1) {
-            return legal.get(0);
+            return rule(legal.get(0), "only_move");
         }
         List<Card> cards = request.legalCards();
         return state.trick().isEmpty() ? lead(state, cards) : follow(state, cards);
+    }
+
+    /** The move, with the name of the rule that picked it as its info: {@code {"rule": name}}. */
+    private static Decision rule(Move move, String name) {
+        return new Decision(move, JsonNodeFactory.instance.objectNode().put("rule", name));
     }
 
     /**
@@ -76,7 +93,7 @@ public final class GreedyStrategy implements Strategy {
         for (int round = 0; round < 20; round++) {
             for (Message message : samples) {
                 if (message instanceof Message.Request request) {
-                    choose(request.state(), request.legal(), request);
+                    decide(request.state(), request.legal(), request);
                 }
             }
         }
@@ -111,12 +128,12 @@ public final class GreedyStrategy implements Strategy {
         return points < 5;
     }
 
-    private static Move playAsDog(State state, List<Move> legal) {
+    private static Decision playAsDog(State state, List<Move> legal) {
         Suit trump = state.trump();
         List<SeatCard> trick = state.trick();
         if (legal.contains(Move.BLIND)) {
             if (!legal.contains(Move.KNOCK)) {
-                return Move.BLIND;
+                return rule(Move.BLIND, "dog_must_play");
             }
             // Play the unseen card only on a weak trick (no trump, an eight or lower) when
             // nobody plays after us: then any card above it of the suit led, or a trump, wins.
@@ -124,7 +141,9 @@ public final class GreedyStrategy implements Strategy {
                     .map(best -> best.card().suit() != trump
                             && best.card().rank().compareTo(Rank.EIGHT) <= 0)
                     .orElse(false);
-            return weak && seatsAfterMe(state) == 0 ? Move.BLIND : Move.KNOCK;
+            return weak && seatsAfterMe(state) == 0
+                    ? rule(Move.BLIND, "dog_blind_gamble")
+                    : rule(Move.KNOCK, "dog_knock");
         }
         Card card = null;
         for (Move move : legal) {
@@ -134,23 +153,23 @@ public final class GreedyStrategy implements Strategy {
             }
         }
         if (card == null) {
-            return legal.get(0);
+            return rule(legal.get(0), "only_move");
         }
         if (!legal.contains(Move.KNOCK)) {
-            return card; // the hand's last trick: a dog must play
+            return rule(card, "dog_must_play"); // the hand's last trick: a dog must play
         }
         if (card.suit() == trump && unseenHigher(card, state).isEmpty()) {
-            return card; // the top trump left: it wins wherever it is played
+            return rule(card, "dog_top_trump"); // the top trump left: it wins wherever it is played
         }
         if (!trick.isEmpty()
                 && card.beats(state.winning().orElseThrow().card(), trump)
                 && seatsAfterMe(state) == 0) {
-            return card;
+            return rule(card, "dog_wins_last");
         }
-        return Move.KNOCK;
+        return rule(Move.KNOCK, "dog_knock");
     }
 
-    private static Card lead(State state, List<Card> cards) {
+    private static Decision lead(State state, List<Card> cards) {
         Suit trump = state.trump();
         List<Card> sides = new ArrayList<>();
         List<Card> trumps = new ArrayList<>();
@@ -164,16 +183,16 @@ public final class GreedyStrategy implements Strategy {
             }
         }
         if (!bosses.isEmpty()) {
-            return highest(bosses);
+            return rule(highest(bosses), "lead_boss");
         }
         if (!trumps.isEmpty() && state.tricks().get(state.seat()) == 0) {
             Card top = highest(trumps);
             if (unseenHigher(top, state).isEmpty()) {
-                return top; // no trick yet: cash the top trump
+                return rule(top, "lead_top_trump"); // no trick yet: cash the top trump
             }
         }
         if (sides.isEmpty()) {
-            return lowest(cards);
+            return rule(lowest(cards), "lead_low_trump");
         }
         // The longest side suit; ties go to the suit whose letter comes last (S, H, D, C).
         Suit longest = null;
@@ -186,10 +205,10 @@ public final class GreedyStrategy implements Strategy {
                 longestCount = count;
             }
         }
-        return lowest(ofSuit(sides, longest));
+        return rule(lowest(ofSuit(sides, longest)), "lead_longest_suit");
     }
 
-    private static Card follow(State state, List<Card> cards) {
+    private static Decision follow(State state, List<Card> cards) {
         Suit trump = state.trump();
         Suit led = state.trick().get(0).card().suit();
         Card best = state.winning().orElseThrow().card();
@@ -200,7 +219,9 @@ public final class GreedyStrategy implements Strategy {
             }
         }
         if (count(cards, led) > 0) { // following suit
-            return winners.isEmpty() ? lowest(cards) : lowest(winners);
+            return winners.isEmpty()
+                    ? rule(lowest(cards), "follow_low")
+                    : rule(lowest(winners), "cheapest_winner");
         }
         List<Card> trumpWinners = ofSuit(winners, trump);
         int myTrumps = count(cards, trump);
@@ -211,7 +232,7 @@ public final class GreedyStrategy implements Strategy {
         int tricksLeft = state.handSize() - taken;
         boolean matters = state.tricks().get(state.seat()) == 0 || myTrumps * 2 >= Math.max(1, tricksLeft);
         if (!trumpWinners.isEmpty() && matters) {
-            return lowest(trumpWinners);
+            return rule(lowest(trumpWinners), "ruff");
         }
         List<Card> discards = new ArrayList<>();
         for (Card card : cards) {
@@ -235,7 +256,7 @@ public final class GreedyStrategy implements Strategy {
                 shortest = suit;
             }
         }
-        return lowest(ofSuit(discards, shortest));
+        return rule(lowest(ofSuit(discards, shortest)), "discard_short_suit");
     }
 
     /** Cards of the suit of {@code card}, above it, neither played this hand nor held by this seat. */

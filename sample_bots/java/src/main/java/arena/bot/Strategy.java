@@ -6,7 +6,8 @@ import arena.protocol.State;
 import java.util.List;
 
 /**
- * How a bot decides. {@link Bot} runs the session and calls {@link #choose} once per request.
+ * How a bot decides. {@link Bot} runs the session and calls {@link #decide} once per request,
+ * which calls {@link #choose} unless overridden.
  */
 public interface Strategy {
 
@@ -20,6 +21,20 @@ public interface Strategy {
      *         by {@code legal.get(0)}, the move the arena itself would play
      */
     Move choose(State state, List<Move> legal, Message.Request request);
+
+    /**
+     * The move for a request, with the {@code info} to send with it (what the bot was
+     * thinking: any JSON value, kept in the replay beside the move). The default sends
+     * {@link #choose}'s move without info; override it to send info, e.g.
+     * {@code return Decision.of(move, Map.of("value", 0.6));}, and have {@code choose}
+     * return {@code decide(state, legal, request).move()}.
+     *
+     * @return a decision whose move is one of {@code legal}; anything else (or an exception)
+     *         is logged and replaced by {@code legal.get(0)}, without info
+     */
+    default Decision decide(State state, List<Move> legal, Message.Request request) {
+        return Decision.of(choose(state, legal, request));
+    }
 
     /**
      * Called with every message the bot does not answer ({@code game_start}, events,

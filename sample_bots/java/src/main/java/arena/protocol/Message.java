@@ -258,8 +258,9 @@ public sealed interface Message {
 
     /**
      * The answer to a {@link Request}: its id and the move. {@code info} is any JSON value the
-     * bot wants to add (the referee ignores it): Java {@code null} when absent, a
-     * {@code NullNode} for a JSON {@code null}.
+     * bot wants to send with the move (what it was thinking), kept in the replay beside it (at
+     * most 4096 bytes of compact JSON; a larger one is kept as its size only): Java
+     * {@code null} when absent, a {@code NullNode} for a JSON {@code null}.
      */
     @JsonPropertyOrder({"type"})
     record MoveReply(@Required long id, @Required Move move,
