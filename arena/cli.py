@@ -21,10 +21,11 @@ import click
 from tqdm import tqdm
 
 from arena import __version__
+from arena.ask import ask_again, check_replay, game_settings
 from arena.bots.player import ProcessPlayer
 from arena.bots.sandbox import PROTECTIONS, Capabilities, SandboxRequest, detect
 from arena.bots.selftest import ATTACKS, run_attacks
-from arena.bots.spec import BotSpec, build_bot, parse_bots
+from arena.bots.spec import BotSpec, build_bot, parse_bot, parse_bots
 from arena.checkbot import check_bot
 from arena.errors import ArenaError, UsageProblem
 from arena.files import check_makeable
@@ -39,7 +40,7 @@ from arena.referee import Player, play_game, read_replay, write_replay
 from arena.report.html import leaderboard_table, page, pairwise_table
 from arena.report.leaderboard import render_document
 from arena.report.match_report import match_page
-from arena.report.narrate import narrate
+from arena.report.narrate import info_text, narrate
 from arena.report.replay_view import viewer_page
 from arena.report.tournament_report import MAX_REPLAYS, report_page
 from arena.signals import Stopped, exit_status, stop_like_ctrl_c
@@ -392,6 +393,24 @@ def play(
 @click.option("--step", is_flag=True, help="Wait for Enter after each trick.")
 @click.option("--hide-hands", is_flag=True, help="Do not print every seat's cards at each deal.")
 @click.option(
+    "--ask",
+    "ask_bot",
+    default=None,
+    metavar="BOT",
+    help="Put the recorded decisions of --seat to BOT again: it gets that seat's messages, "
+    "the game goes on with the recorded moves, and its answers are compared with them.",
+)
+@click.option("--seat", type=click.IntRange(min=0), default=None, help="With --ask: the seat.")
+@click.option(
+    "--at",
+    "at_decision",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="DECISION",
+    help="With --ask: only this decision of the seat (its requests counted from 1).",
+)
+@sandbox_options
+@click.option(
     "--html",
     "html_out",
     is_flag=False,
@@ -401,7 +420,17 @@ def play(
     help="Write a page that replays the game card by card (to FILE, else GAME.html).",
 )
 def replay(
-    path: Path, game_id: str | None, step: bool, hide_hands: bool, html_out: str | None
+    path: Path,
+    game_id: str | None,
+    step: bool,
+    hide_hands: bool,
+    ask_bot: str | None,
+    seat: int | None,
+    at_decision: int | None,
+    required: str,
+    no_sandbox: bool,
+    limits: Sequence[str],
+    html_out: str | None,
 ) -> None:
     """Step through a recorded game, trick by trick.
 
@@ -409,10 +438,17 @@ def replay(
     folder (then name the game with --game). With --html, write a page
     that opens offline in a browser and steps through the game instead.
 
+    With --ask BOT --seat S, put the seat's recorded decisions to BOT again
+    (the game goes on with the recorded moves, so each is the recorded
+    position) and list the moves BOT answered otherwise; the last line is
+    "K of M moves differ". --at DECISION asks only that one (the seat's
+    requests counted from 1) and prints BOT's answer and its info.
+
     \b
     Example:
         arena replay game.jsonl --step
         arena replay game.jsonl --html game.html
+        arena replay game.jsonl --ask v2=sample_bots/python/greedy_bot.py --seat 0
     """
     if html_out is not None and (step or hide_hands):
         flag = "--step" if step else "--hide-hands"
@@ -422,6 +458,14 @@ def replay(
         )
     if game_id is not None and path.is_file():
         raise click.UsageError(f"--game picks a game in a results folder; {path} is one replay")
+    if ask_bot is None and (seat is not None or at_decision is not None):
+        raise click.UsageError("--seat and --at say which decisions --ask BOT is asked")
+    if ask_bot is not None and (seat is None or html_out is not None or step):
+        raise click.UsageError(
+            "--ask BOT needs --seat S (and takes no --html or --step)"
+            if seat is None
+            else "--ask prints the answers: it takes no --html or --step"
+        )
     file = _replay_file(path, game_id)
     try:
         records = read_replay(file)
@@ -430,6 +474,9 @@ def replay(
     if not records or records[0].get("type") != "game":
         raise click.ClickException(f"{file}: not a replay: the first line is not a game header")
     header = records[0]
+    if ask_bot is not None and seat is not None:
+        ask_replay(records, ask_bot, seat, at_decision, (required, no_sandbox, limits))
+        return
     if html_out is not None:
         target = Path(f"{header['game']}.html") if html_out == "-" else Path(html_out)
         write_page(target, viewer_page(records))
@@ -442,6 +489,44 @@ def replay(
         click.echo(line)
         if stepping and line.startswith("  Trick ") and not next_trick():
             return
+
+
+def ask_replay(
+    records: list[dict[str, Any]],
+    bot: str,
+    seat: int,
+    at: int | None,
+    sandbox_flags: tuple[str, bool, Sequence[str]],
+) -> None:
+    """``arena replay --ask``: start BOT, ask it the seat's decisions, print the differences."""
+    header = domain(partial(check_replay, records, seat, at))
+    spec = domain(partial(parse_bot, bot))
+    domain(partial(build_bot, spec))
+    request = domain(partial(SandboxRequest.parse, *sandbox_flags))
+    sandbox = domain(request.capabilities)
+    _, timing = domain(partial(game_settings, header))
+    player = ProcessPlayer(spec, timing, sandbox=sandbox, resources=dict(request.resources))
+    name = header["players"][seat]["name"]
+    what = f"decision {at}" if at is not None else "the decisions"
+    click.echo(f"Asking {spec.name} {what} of seat {seat} ({name}) in game {header['game']}:")
+    try:
+        asked = domain(partial(ask_again, records, seat, player, at))
+    finally:
+        player.close()
+    shown = asked.answers if at is not None else asked.differing
+    for answer in shown:
+        said = answer.asked if answer.problem is None else f"a fault ({answer.problem})"
+        same = "" if answer.differs else " (the same)"
+        click.echo(
+            f"  decision {answer.decision} (hand {answer.hand}, {answer.action}): "
+            f"recorded {answer.recorded}, {spec.name} {said}{same}"
+        )
+        if answer.info is not None:
+            click.echo(f"      info: {info_text(answer.info)}")
+    answered = len(asked.answers)
+    if at is None and answered < asked.decisions:
+        click.echo(f"  {asked.decisions - answered} later decisions not asked: the bot faulted")
+    click.echo(f"{len(asked.differing)} of {answered} moves differ")
 
 
 STEP_PROMPT = "-- Enter: next trick, q: quit --"
