@@ -11,6 +11,7 @@ import json
 import random
 import shlex
 import sys
+import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack, closing, nullcontext
 from functools import partial
@@ -858,7 +859,10 @@ def tournament(dry_run: bool, quiet: bool, **given: Any) -> None:
     # After the build: a league knows a bot by the files it runs, build outputs included.
     event = domain(partial(settle, event, folder, settings.updates))
 
+    opened: list[Store] = []
+
     def announce(store: Store) -> None:
+        opened.append(store)
         click.echo(
             f"Tournament {label}: {len(settings.tournament.bots)} bots, "
             f"{event.players} per table, "
@@ -880,7 +884,7 @@ def tournament(dry_run: bool, quiet: bool, **given: Any) -> None:
         jobs=settings.jobs,
         pin=settings.pin,
         dask=settings.dask,
-        bar=None if quiet else ProgressBar(),
+        bar=None if quiet else ProgressBar(Leader(opened)),
         announce=None if quiet else announce,
         stopped=stopped,
     )
@@ -1157,6 +1161,27 @@ def match(fmt: str, quiet: bool, **given: Any) -> None:
     )
 
 
+class Leader:
+    """The progress line's "leader NAME (score)": read from the store at most every
+    :attr:`EVERY_S` seconds (the standings of a large field are not read per game)."""
+
+    EVERY_S = 2.0
+
+    def __init__(self, opened: list[Store]) -> None:
+        self.opened = opened
+        self.read_at = -self.EVERY_S
+        self.text = ""
+
+    def __call__(self) -> str:
+        now = time.monotonic()
+        if self.opened and now - self.read_at >= self.EVERY_S:
+            self.read_at = now
+            rows = self.opened[0].standings()
+            if rows:
+                self.text = f"leader {rows[0]['bot']} ({rows[0]['score']:.2f})"
+        return self.text
+
+
 class ProgressBar:
     """Games done / total, games per second and ETA, on stderr while it is a terminal.
 
@@ -1267,7 +1292,19 @@ LEADERBOARD_FORMATS = ("table", "json", "csv", "markdown", "html")
     metavar="N",
     help="Only the first N bots (and, with --pairwise, the pairs among them).",
 )
-def leaderboard(folder: Path, fmt: str, pairwise: bool, top: int | None) -> None:
+@click.option(
+    "--watch",
+    type=click.FloatRange(min=0.2),
+    is_flag=False,
+    flag_value=2.0,
+    default=None,
+    metavar="[SECONDS]",
+    help="Redraw the table every SECONDS (default 2) while a tournament runs, until it ends "
+    "or Ctrl-C; it reads the results as they are written and never holds up the writer.",
+)
+def leaderboard(
+    folder: Path, fmt: str, pairwise: bool, top: int | None, watch: float | None
+) -> None:
     """Print the leaderboard of a tournament results folder.
 
     Ratings are TrueSkill's (score = mu - 3 sigma), computed as the games
@@ -1276,7 +1313,40 @@ def leaderboard(folder: Path, fmt: str, pairwise: bool, top: int | None) -> None
     \b
     Example:
         arena leaderboard results/tournament --format markdown --pairwise
+        arena leaderboard results/tournament --watch      # while it runs
     """
+    if watch is not None:
+        if fmt != "table":
+            raise click.UsageError("--watch redraws the table: it takes no --format")
+        watch_leaderboard(folder, pairwise, top, watch)
+        return
+    print_leaderboard(folder, fmt, pairwise, top)
+
+
+def watch_leaderboard(folder: Path, pairwise: bool, top: int | None, every_s: float) -> None:
+    """Redraw the leaderboard every ``every_s`` seconds until the tournament is done or
+    Ctrl-C (exit 130). Each redraw opens the store for reading and closes it again: SQLite's
+    write-ahead log lets the tournament write meanwhile."""
+    redraw = sys.stdout.isatty()
+    try:
+        while True:
+            done, total = print_leaderboard(folder, "table", pairwise, top, clear=redraw)
+            stamp = time.strftime("%H:%M:%S")
+            if done >= total:
+                click.echo(f"[{stamp}] the tournament is complete.")
+                return
+            click.echo(f"[{stamp}] refreshing every {every_s:g} s; Ctrl-C stops watching.")
+            time.sleep(every_s)
+    except KeyboardInterrupt:
+        click.echo()
+        sys.exit(130)
+
+
+def print_leaderboard(
+    folder: Path, fmt: str, pairwise: bool, top: int | None, *, clear: bool = False
+) -> tuple[int, int]:
+    """Print the leaderboard in ``fmt`` (``clear``: on a cleared screen); return the games
+    done and planned."""
     store = domain(lambda: open_existing(folder))
     try:
         domain(partial(store.check, full=False))
@@ -1295,7 +1365,11 @@ def leaderboard(folder: Path, fmt: str, pairwise: bool, top: int | None) -> None
         title = f"Leaderboard: {folder.resolve().name}"
         subtitle = f"{played}; TrueSkill, score = mu - 3 sigma"
         click.echo(page(title, body, subtitle=subtitle), nl=False)
-        return
-    click.echo(render_document(rows, pairs if pairwise else None, fmt))
+        return done, total
+    text = render_document(rows, pairs if pairwise else None, fmt)
+    if clear:
+        click.clear()
+    click.echo(text)
     if fmt in ("table", "markdown") and done < total:
         click.echo(f"({done} of {total} games played so far)")
+    return done, total

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.system import needs
+from tests.test_tournament import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 C_BOT = str(ROOT / "sample_bots/c/random_bot")
@@ -104,7 +105,10 @@ def test_the_progress_bar_redraws_cleanly_and_stays_out_of_logs(tmp_path: Path) 
     assert "exit=0" in screen
     [bar] = [line for line in screen.splitlines() if "|" in line]
     assert bar.startswith("100%|") and " 1200/1200 games, " in bar, bar
-    assert bar.rstrip().endswith("ETA 00:00"), f"no stale characters: {bar!r}"
+    assert "ETA 00:00, leader " in bar, bar  # the current leader named
+    assert re.search(r"leader [abcd] \(-?\d+\.\d\d\)$", bar.rstrip()), (
+        f"no stale characters: {bar!r}"
+    )
     logged = subprocess.run(
         [sys.executable, "-m", "arena", *args.split(), "--out", str(tmp_path / "log")],
         check=True,
@@ -251,3 +255,42 @@ def test_ctrl_c_while_a_bot_thinks(tmp_path: Path, presses: int) -> None:
     else:
         assert "Stopped: the game was not finished, and no replay was written." in screen
         assert not replay.exists()
+
+
+def test_a_leaderboard_watched_while_its_tournament_runs(tmp_path: Path) -> None:
+    """Redrawn in place as games come in, never holding the writer up; a report taken
+    meanwhile says it is a snapshot; the watch ends with the tournament."""
+    folder = tmp_path / "live"
+    bots = [arg for name in "abcd" for arg in ("--bot", f"{name}={C_BOT}")]
+    tournament = subprocess.Popen(
+        [sys.executable, "-m", "arena", "tournament", *bots, "--players", "2", "--deals", "400",
+         "--jobs", "2", "--seed", "1", "--quiet", "--out", str(folder)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        while not (folder / "results.sqlite").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        terminal = Terminal(f"{sys.executable} -m arena leaderboard {folder} --watch 0.3", tmp_path)
+        try:
+            counts = []
+            while time.monotonic() < deadline and "exit=" not in (screen := terminal.screen()):
+                found = re.search(r"\((\d+) of (\d+) games played so far\)", screen)
+                if found:
+                    counts.append(int(found[1]))
+                    assert screen.count("rank") == 1, "redrawn in place, not scrolled"
+                if len(set(counts)) == 3:
+                    report = run_cli("report", str(folder), "-o", str(tmp_path / "snap.html"))
+                    assert report[0] == 0, report[1]
+                time.sleep(0.1)
+            screen = terminal.screen()
+        finally:
+            terminal.close()
+        assert tournament.wait(timeout=60) == 0, tournament.stderr
+    finally:
+        if tournament.poll() is None:
+            tournament.kill()
+    assert len(set(counts)) >= 3 and counts == sorted(counts), counts
+    assert "the tournament is complete." in screen and "exit=0" in screen, screen
+    page = (tmp_path / "snap.html").read_text()
+    assert "A snapshot</strong>, taken " in page and " UTC" in page

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -105,6 +106,14 @@ def report_page(
     )
     played = f"{done} of {total} games played" if done < total else f"{total} games"
     subtitle = f"{played}; TrueSkill, score = mu - 3 sigma"
+    if done < total:  # a tournament still running (or stopped): the page is a snapshot
+        taken = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        body = (
+            f'<p class="snapshot"><strong>A snapshot</strong>, taken {taken}, of a tournament '
+            f"not finished: {done} of {total} games were in. Run arena report again for a "
+            "newer one.</p>\n" + body
+        )
+        subtitle = f"Snapshot of {taken}: {subtitle}"
     return Report(page(title, body, subtitle=subtitle), notices)
 
 
