@@ -19,7 +19,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from playwright.sync_api import Browser, Page, Route, sync_playwright
@@ -57,10 +57,14 @@ def offline(
     requests: list[str],
     fragment: str = "",
     errors: list[str] | None = None,
+    *,
+    width: int = 1100,
+    scheme: Literal["light", "dark"] = "light",
 ) -> Page:
     """A page showing the file at ``path``, with every other request refused and recorded
-    (and, given ``errors``, every script error and console error recorded there)."""
-    page = browser.new_page(viewport={"width": 1100, "height": 700})
+    (and, given ``errors``, every script error and console error recorded there), in a
+    window ``width`` pixels wide, the browser set to the light or dark ``scheme``."""
+    page = browser.new_page(viewport={"width": width, "height": 700}, color_scheme=scheme)
     if errors is not None:
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.on(
@@ -397,7 +401,7 @@ def test_the_report_in_a_browser(browser: Browser, tmp_path: Path) -> None:
         "Games",
     ]  # fmt: skip
     for bot in ("a", "b", "c", "illegal"):
-        box = page.locator(f'polyline[data-bot="{bot}"]').bounding_box()
+        box = page.locator(f'polyline.line[data-bot="{bot}"]').bounding_box()
         assert box is not None and box["width"] > 100, f"{bot}'s score line is drawn"
     page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
 
@@ -527,7 +531,8 @@ def test_a_bot_name_cannot_break_the_report(browser: Browser, tmp_path: Path) ->
     opened(page)
     names = page.locator("#seats .seat .name").all_inner_texts()
     assert any(name.startswith("<!--<script> (") for name in names), names
-    assert page.evaluate("document.scripts.length") == 4, "the list, replays and both scripts"
+    scripts = page.evaluate("document.scripts.length")
+    assert scripts == 5, "the list, replays, the viewer's, the list's and the chart's scripts"
     cut, empty, headless = sorted((club / "replays").glob("*.jsonl"))
     cut.write_text('{"type": "game", "players": [\n')
     empty.write_text("\n")
@@ -577,7 +582,7 @@ def test_a_match_report_opens_news_and_bases_game_side_by_side(
     ]  # fmt: skip
     assert "Result: " in page.locator("pre").inner_text()
     chart = page.locator('svg[aria-label="LLR over the games"]')
-    assert chart.locator("polyline").count() == 3, "the LLR and its two bounds"
+    assert chart.locator("polyline.line").count() == 3, "the LLR and its two bounds"
     units = [float(text) for text in page.locator("table.units td:nth-child(3)").all_inner_texts()]
     assert len(units) == 8 and units[:4] == sorted(units[:4], reverse=True), "best first"
     assert units[4:] == sorted(units[4:]), "then worst first"
@@ -740,3 +745,162 @@ def test_the_viewer_shows_what_a_bot_thought_and_wrote_under_its_move(
     # The line holding </script><b>2</b> is text on the page, not markup.
     assert any("</script><b>2</b>" in text for text in seen)
     assert page.locator("#thought b").count() == 0
+
+
+#: In the page: every problem of layout and legibility found, as sentences (see the test).
+LEGIBILITY_JS = """
+() => {
+  const problems = [];
+  const rgba = (text) => {
+    const parts = text.match(/[\\d.]+/g).map(Number);
+    return { r: parts[0], g: parts[1], b: parts[2], a: parts.length > 3 ? parts[3] : 1 };
+  };
+  const over = (top, under) => ({
+    r: top.r * top.a + under.r * (1 - top.a), g: top.g * top.a + under.g * (1 - top.a),
+    b: top.b * top.a + under.b * (1 - top.a), a: 1,
+  });
+  const luminance = ({ r, g, b }) => {
+    const [R, G, B] = [r, g, b].map((v) => {
+      const c = v / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * R + 0.7152 * G + 0.0722 * B;
+  };
+  const background = (element) => {
+    const layers = [];
+    let opacity = 1;
+    for (let node = element; node; node = node.parentElement) {
+      const style = getComputedStyle(node);
+      opacity *= Number(style.opacity);
+      const colour = rgba(style.backgroundColor);
+      if (colour.a > 0) layers.push(colour);
+      if (colour.a >= 1) break;
+    }
+    let base = rgba(getComputedStyle(document.documentElement).backgroundColor);
+    if (base.a < 1) base = over(base, matchMedia("(prefers-color-scheme: dark)").matches
+      ? { r: 18, g: 18, b: 18, a: 1 } : { r: 255, g: 255, b: 255, a: 1 });
+    for (const layer of layers.reverse()) base = over(layer, base);
+    return { colour: base, opacity };
+  };
+  const visible = (element) => {
+    const box = element.getBoundingClientRect();
+    return box.width > 0 && box.height > 0 && getComputedStyle(element).visibility !== "hidden";
+  };
+  for (const element of document.querySelectorAll("body *")) {
+    if (["SCRIPT", "STYLE", "TITLE"].includes(element.tagName) || !visible(element)) continue;
+    if (element.closest(":disabled")) continue; // WCAG exempts controls that are off
+    const own = [...element.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own) continue;
+    const style = getComputedStyle(element);
+    const svg = element instanceof SVGElement;
+    let fg = rgba(svg ? style.fill : style.color);
+    const { colour, opacity } = background(element);
+    fg = over({ ...fg, a: fg.a * opacity }, colour);
+    const [light, dark] = [luminance(fg), luminance(colour)].sort((x, y) => y - x);
+    const ratio = (light + 0.05) / (dark + 0.05);
+    if (ratio < 4.5) {
+      problems.push(`contrast ${ratio.toFixed(2)} of ${element.tagName}.${element.className
+        .baseVal ?? element.className} "${element.textContent.trim().slice(0, 30)}"`);
+    }
+  }
+  const page = document.documentElement;
+  if (page.scrollWidth > innerWidth + 1) {
+    problems.push(`the page is ${page.scrollWidth} px wide in a ${innerWidth} px window`);
+  }
+  const textBox = (cell) => {
+    const node = [...cell.childNodes].find((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!node) return null;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    return range.getBoundingClientRect();
+  };
+  for (const table of document.querySelectorAll("table")) {
+    const heads = table.tHead ? [...table.tHead.rows].at(-1).cells : [];
+    const row = table.tBodies[0] && table.tBodies[0].rows[0];
+    if (!row || !visible(table)) continue;
+    [...heads].forEach((head, index) => {
+      const cell = row.cells[index];
+      const [a, b] = [textBox(head), cell && textBox(cell)];
+      if (!a || !b) return;
+      const align = getComputedStyle(cell).textAlign;
+      const gap = align === "right" || align === "end" ? Math.abs(a.right - b.right)
+        : align === "center" ? Math.abs((a.left + a.right) / 2 - (b.left + b.right) / 2)
+        : Math.abs(a.left - b.left);
+      if (gap > 2) {
+        problems.push(`heading "${head.textContent.trim().slice(0, 20)}" of table.` +
+          `${table.className} is ${gap.toFixed(1)} px off its column`);
+      }
+    });
+  }
+  for (const group of ["svg.scale text", "svg.history text.tick"]) {
+    for (const svg of document.querySelectorAll(group.split(" ")[0])) {
+      const boxes = [...svg.querySelectorAll(group.split(" ").slice(1).join(" "))]
+        .map((label) => label.getBoundingClientRect());
+      if (boxes.length < 3) problems.push(`${group}: ${boxes.length} tick labels`);
+      boxes.forEach((one, i) => boxes.slice(i + 1).forEach((two) => {
+        const apart = one.right <= two.left || two.right <= one.left ||
+          one.bottom <= two.top || two.bottom <= one.top;
+        if (!apart) problems.push(`${group}: tick labels overlap`);
+      }));
+    }
+  }
+  return problems;
+}
+"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_report_reads_well_wide_and_narrow_light_and_dark(
+    browser: Browser, tmp_path: Path, width: int, scheme: Literal["light", "dark"]
+) -> None:
+    """Rating bars on a labelled scale, a chart with labelled axes and a legend that names
+    each line on hover, headings over their columns, cards drawn as cards, every text at a
+    contrast of 4.5:1 or more, and nothing wider than a 390 px phone."""
+    folder = tmp_path / "t"
+    illegal = f"x={sys.executable} {ROOT / 'tests/bots/misbehave.py'} illegal legibility"
+    bots = [arg for bot in (f"a={C_BOT}", f"b={C_BOT}", illegal) for arg in ("--bot", bot)]
+    code, output = run_cli("tournament", *bots, "--players", "2", "--deals", "3", "--seed", "4",
+                           "--out", str(folder), "--quiet", "--no-sandbox")  # fmt: skip
+    assert code == 0, output
+    assert run_cli("report", str(folder))[0] == 0
+    requests: list[str] = []
+    errors: list[str] = []
+    page = offline(browser, folder / "report.html", requests, errors=errors, width=width,
+                   scheme=scheme)  # fmt: skip
+    page.wait_for_selector("#game-rows tr")
+    assert page.locator("table.faults").count() == 1, "a bot faulted: the faults table shows"
+    problems = page.evaluate(LEGIBILITY_JS)
+    assert problems == [], "\n".join(problems)
+    chart = page.locator("svg.history")
+    assert chart.bounding_box()["width"] >= 600  # type: ignore[index]
+    titles = page.evaluate(
+        "[...document.querySelectorAll('svg.history text.title')].map((t) => t.textContent)"
+    )
+    assert titles == ["games rated", "score (mu - 3 sigma)"]
+    assert sorted(page.locator("ul.legend li").all_inner_texts()) == ["a", "b", "x"]
+    if width == 1280:  # a pointer on each line names its bot
+        for line in page.locator("polyline.hit").all():
+            bot = line.get_attribute("data-bot")
+            x, y = page.evaluate(
+                """(line) => { const points = line.getAttribute('points').split(' ');
+                const [px, py] = points[points.length >> 1].split(',').map(Number);
+                const box = line.ownerSVGElement.getBoundingClientRect();
+                return [box.left + px, box.top + py]; }""",
+                line.element_handle(),
+            )
+            page.mouse.move(x, y)
+            assert page.locator("p.chart-hover").inner_text().startswith(f"{bot}: ")
+    page.screenshot(path=str(tmp_path / f"report-{width}-{scheme}.png"), full_page=True)
+    page.locator("#game-rows button.open").first.click()
+    page.wait_for_function("!document.getElementById('viewer').hidden")
+    for _ in range(12):
+        page.keyboard.press("ArrowRight")
+    cards = page.locator("#seats .card")
+    assert cards.count() > 0
+    box = cards.first.bounding_box()
+    assert box is not None and box["height"] > box["width"] * 0.9, "a card is taller than wide"
+    problems = page.evaluate(LEGIBILITY_JS)
+    assert problems == [], "\n".join(problems)
+    page.screenshot(path=str(tmp_path / f"viewer-{width}-{scheme}.png"), full_page=True)
+    assert errors == [] and requests == []

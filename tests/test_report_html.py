@@ -79,7 +79,16 @@ def test_the_leaderboard_table_has_a_row_and_a_bar_per_bot() -> None:
     rows = [row("alice", 30.0, 1.0, 1), row("slow", 25.0, 2.0, 2), row("<b>x</b>", 20.0, 3.0, 3)]
     parsed = parse(leaderboard_table(rows))
     header, *cells = parsed.tables[0]
-    assert header[:5] == ["rank", "bot", "rating (mu \u00b1 3 sigma)", "score", "mu"]
+    assert header[:2] == ["rank", "bot"] and header[3:5] == ["score", "mu"]
+    # The rating heading holds the bars' scale: round values, labelled, on the bars' own x.
+    assert header[2].startswith("rating (mu \u00b1 3 sigma)")
+    ticks = [
+        (float(attrs["x1"] or 0))
+        for tag, attrs in parsed.elements
+        if tag == "line" and attrs.get("class") is None and attrs.get("y1") == "16"
+    ]
+    assert len(ticks) >= 3 and ticks == sorted(ticks)
+    assert header[2].removeprefix("rating (mu \u00b1 3 sigma)") == "15202530"  # 11 to 33
     assert [line[:2] for line in cells] == [["1", "alice"], ["2", "slow"], ["3", "<b>x</b>"]]
     assert cells[0][3:6] == ["27.00", "30.00", "1.00"]
     assert cells[1][-1] == "timeout: 2" and cells[0][-1] == "-"
@@ -106,7 +115,12 @@ def test_the_pairwise_heat_map_colours_who_places_above_whom() -> None:
     styles = [
         attrs["style"] for tag, attrs in parsed.elements if tag == "td" and attrs.get("style")
     ]
-    assert styles == ["background: hsl(220 80% 55% / 0.80)", "background: hsl(0 80% 55% / 0.80)"]
+    # Blue above, red below, as strong as the share is far from half; the lightness follows
+    # the page's scheme (--heat), so the cell's text stays legible in light and dark.
+    assert styles == [
+        "background: hsl(220 80% var(--heat) / 0.64)",
+        "background: hsl(0 80% var(--heat) / 0.64)",
+    ]
 
 
 def test_a_page_needs_nothing_from_the_network() -> None:

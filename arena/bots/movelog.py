@@ -17,6 +17,7 @@ bot's whole stderr still goes to its log file, capped there as before.
 from __future__ import annotations
 
 import threading
+from typing import BinaryIO
 
 #: Characters of one stderr line kept with a move (the rest is cut, its size noted).
 LINE_CHARS = 500
@@ -36,12 +37,31 @@ class MoveLog:
         self._partial_size = 0
         self._kept = 0
         self._capped = False
-        #: Whether anything came since the last take or clear (read without the lock).
+        #: Whether anything came since the last take or clear.
         self.dirty = False
 
-    def feed(self, chunk: bytes) -> None:
-        """Take a chunk of stderr as it was read (the reader thread)."""
+    def read(self, stream: BinaryIO, size: int) -> bytes | None:
+        """Read a chunk from ``stream`` (non-blocking: None when nothing is there) and keep
+        its lines, both under the lock (the reader thread).
+
+        So once the pipe is seen empty, whatever was read from it is kept already: a
+        :meth:`take` waits for a chunk being read. Read outside the lock, a chunk could be
+        out of the pipe and not yet here, and a move would miss its last lines.
+        """
         with self._lock:
+            chunk = stream.read(size)
+            if chunk:
+                self._feed(chunk)
+            return chunk
+
+    def feed(self, chunk: bytes) -> None:
+        """Take a chunk of stderr read elsewhere."""
+        with self._lock:
+            self._feed(chunk)
+
+    def _feed(self, chunk: bytes) -> None:
+        """Keep a chunk's lines (called with the lock held)."""
+        if chunk:
             parts = (self._partial + chunk).split(b"\n")
             if len(parts) > 1:
                 # The unfinished line's bytes so far (its head is kept), then this chunk's.
@@ -65,8 +85,8 @@ class MoveLog:
 
     def clear(self) -> None:
         """Forget the lines so far (written before a request: none of its move's)."""
-        if self.dirty:
-            with self._lock:
+        with self._lock:  # always: a chunk being read now must be waited for
+            if self.dirty:
                 self._lines = []
                 self._partial = b""
                 self._partial_size = 0
@@ -74,9 +94,9 @@ class MoveLog:
 
     def take(self) -> list[str]:
         """The lines since the last take or clear (a partial line too), and forget them."""
-        if not self.dirty:
-            return []
-        with self._lock:
+        with self._lock:  # always: a chunk being read now must be waited for
+            if not self.dirty:
+                return []
             if self._partial:
                 self._keep(self._partial, self._partial_size)
                 self._partial = b""

@@ -50,6 +50,8 @@ SETTLE_S = 0.005
 #: While waiting for a reply, how often to check whether the bot has exited.
 EXIT_CHECK_S = 0.1
 _READ_CHUNK = 1 << 16
+#: How long the stderr reader waits for bytes at a time (it loops until the pipe ends).
+_STDERR_POLL_MS = 250
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.\-]+")
 #: Pids of the bot processes running now, in this process (spared when reaping leftovers).
 LIVE: set[int] = set()
@@ -398,8 +400,17 @@ def _drain(stream: BinaryIO, path: Path | None, first: _StderrStart, moves: Move
     sink = open(path, "ab") if path is not None else None  # noqa: SIM115 - closed below
     kept = 0
     try:
-        while chunk := stream.read(_READ_CHUNK):
-            moves.feed(chunk)
+        os.set_blocking(stream.fileno(), False)
+        ready = select.poll()
+        ready.register(stream.fileno(), select.POLLIN | select.POLLHUP | select.POLLERR)
+        while True:
+            if not ready.poll(_STDERR_POLL_MS):
+                continue
+            chunk = moves.read(stream, _READ_CHUNK)  # read and kept at once: see MoveLog.read
+            if chunk is None:
+                continue
+            if not chunk:
+                break  # the end: every writer of the pipe is gone
             first.feed(chunk)
             if sink is None or kept >= STDERR_CAP:
                 continue

@@ -48,7 +48,7 @@ TABLE_CSS = """
 #actions { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; min-height: 2.2rem; }
 #actions button { font: inherit; padding: 0.35rem 0.9rem; border-radius: 6px; cursor: pointer; }
 #prompt { font-weight: 600; }
-#problem { color: #c0262d; font-weight: 600; min-height: 1.4rem; }
+#problem { color: var(--danger); font-weight: 600; min-height: 1.4rem; }
 #story { color: var(--muted); font-size: 0.9rem; max-height: 14rem; overflow-y: auto;
   border-top: 1px solid var(--line); padding-top: 0.4rem; white-space: pre-wrap; }
 #result { font-size: 1.1rem; font-weight: 600; }

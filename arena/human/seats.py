@@ -56,8 +56,12 @@ def parse_seats(texts: Sequence[str], base: Path | None = None) -> list[BotSpec 
         BotError: as :func:`parse_seat`, or for one name given to two seats.
     """
     seats = [parse_seat(text, base) for text in texts]
-    advice = "give each its own name (NAME=COMMAND for a bot, human:NAME for a person)"
-    names = unique_names([(seat.name, seat.named) for seat in seats], advice, "seats")
+    entries = [(seat.name, seat.named) for seat in seats]
+    if any(isinstance(seat, HumanSeat) for seat in seats):
+        advice = "give each its own name (NAME=COMMAND for a bot, human:NAME for a person)"
+        names = unique_names(entries, advice, "seats")
+    else:
+        names = unique_names(entries)
     return [replace(seat, name=name) for seat, name in zip(seats, names, strict=True)]
 
 

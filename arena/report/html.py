@@ -8,16 +8,18 @@ a browser draws them with nothing to load.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Callable, Mapping, Sequence
 from html import escape
 from typing import Any
 
 #: The style every page shares: light and dark, readable without JavaScript.
 CSS = """
-:root { color-scheme: light dark; --fg: #1d232a; --bg: #fbfbf8; --muted: #6b7280;
-  --line: #d8dde3; --accent: #2563eb; --bar: #93b4f5; }
+:root { color-scheme: light dark; --fg: #1d232a; --bg: #fbfbf8; --muted: #5f6672;
+  --line: #d8dde3; --accent: #1d4ed8; --bar: #93b4f5; --danger: #b91c1c; --heat: 66%; }
 @media (prefers-color-scheme: dark) { :root { --fg: #e5e7eb; --bg: #15181c;
-  --muted: #9aa3ad; --line: #343a42; --accent: #7aa2ff; --bar: #34508f; } }
+  --muted: #a3acb6; --line: #343a42; --accent: #8fb0ff; --bar: #34508f; --danger: #fca5a5;
+  --heat: 34%; } }
 body { font: 15px/1.45 system-ui, sans-serif; color: var(--fg); background: var(--bg);
   margin: 2rem auto; max-width: 72rem; padding: 0 1rem; }
 h1 { font-size: 1.5rem; margin-bottom: 0.2rem; }
@@ -26,12 +28,52 @@ table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 th, td { padding: 0.3rem 0.6rem; border-bottom: 1px solid var(--line); text-align: right; }
 th { font-weight: 600; }
 td.bot, th.bot { text-align: left; font-weight: 600; }
-td.faults { text-align: left; color: var(--muted); }
+th.faults, td.faults { text-align: left; }
+td.faults { color: var(--muted); }
 svg.rating line.range { stroke: var(--bar); stroke-width: 8; stroke-linecap: round; }
 svg.rating circle { fill: var(--accent); }
 svg.rating line.score { stroke: var(--fg); stroke-width: 2; }
-svg.history text.axis { fill: var(--muted); font-size: 12px; }
+svg.scale, svg.rating { display: block; }
+svg.scale text, svg.history text { fill: var(--muted); font-size: 11px; }
+svg.scale line, svg.history line.axis { stroke: var(--muted); }
+svg.history line.grid { stroke: var(--line); }
+svg.history text.title { fill: var(--fg); font-size: 12px; }
+svg.history polyline.line { fill: none; stroke-width: 2; }
+svg.history polyline.line.on { stroke-width: 4; }
+svg.history polyline.hit { fill: none; stroke: transparent; stroke-width: 12;
+  pointer-events: stroke; cursor: pointer; }
+.scroll { overflow-x: auto; max-width: 100%; }
+ul.legend { display: flex; flex-wrap: wrap; gap: 0.2rem 1.2rem; list-style: none; padding: 0;
+  margin: 0.4rem 0; }
+ul.legend li.on { font-weight: 700; }
+.swatch { display: inline-block; width: 0.8rem; height: 0.8rem; border-radius: 2px;
+  margin-right: 0.35rem; vertical-align: -0.05rem; }
+p.chart-hover { min-height: 1.4rem; margin: 0.2rem 0; font-weight: 600; }
+p.snapshot { padding: 0.5rem 0.8rem; border-left: 4px solid var(--accent); }
 h2 { font-size: 1.15rem; margin-top: 2rem; }
+"""
+
+#: Names the line under the pointer (or a legend entry) in every score chart of a page.
+CHART_JS = """
+(() => {
+  for (const chart of document.querySelectorAll("figure.chart:not([data-ready])")) {
+    chart.dataset.ready = "yes";
+    const said = chart.querySelector("p.chart-hover");
+    const show = (name, text) => {
+      for (const line of chart.querySelectorAll("polyline.line")) {
+        line.classList.toggle("on", line.dataset.bot === name);
+      }
+      for (const item of chart.querySelectorAll("ul.legend li")) {
+        item.classList.toggle("on", item.dataset.bot === name);
+      }
+      said.textContent = text;
+    };
+    for (const hit of chart.querySelectorAll("polyline.hit, ul.legend li")) {
+      hit.addEventListener("pointerenter", () => show(hit.dataset.bot, hit.dataset.say));
+      hit.addEventListener("pointerleave", () => show(null, ""));
+    }
+  }
+})();
 """
 
 #: Width of a rating bar, in CSS pixels.
@@ -50,6 +92,40 @@ def page(title: str, body: str, *, subtitle: str = "") -> str:
     )
 
 
+def nice_ticks(low: float, high: float, most: int = 5) -> list[float]:
+    """Round values to label an axis from ``low`` to ``high``: about ``most`` of them, in
+    steps of 1, 2, 2.5 or 5 times a power of ten."""
+    span = high - low
+    if span <= 0:
+        return [low]
+    magnitude = 10 ** math.floor(math.log10(span / most))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if span / (m * magnitude) <= most)
+    value = math.ceil(low / step - 1e-9) * step
+    ticks = []
+    while value <= high + 1e-9 * span:
+        ticks.append(round(value, 10))
+        value += step
+    return ticks
+
+
+def tick_label(value: float) -> str:
+    """A tick's label: as short as the value allows (``20``, ``27.5``, ``0.25``)."""
+    return f"{value:.6g}"
+
+
+def _scale(low: float, high: float, x: Callable[[float], float]) -> str:
+    """The rating bars' scale: tick marks and their labels, on the bars' own x."""
+    marks = "".join(
+        f'<line x1="{x(t)}" y1="16" x2="{x(t)}" y2="21"/>'
+        f'<text x="{x(t)}" y="12" text-anchor="middle">{tick_label(t)}</text>'
+        for t in nice_ticks(low, high)
+    )
+    return (
+        f'<svg class="scale" width="{BAR_WIDTH}" height="22" role="img" '
+        f'aria-label="rating scale from {low:.1f} to {high:.1f}">{marks}</svg>'
+    )
+
+
 def leaderboard_table(rows: Sequence[Mapping[str, Any]]) -> str:
     """The standings as an HTML table, each bot with its rating bar (mu +/- 3 sigma).
 
@@ -64,7 +140,8 @@ def leaderboard_table(rows: Sequence[Mapping[str, Any]]) -> str:
         return round(8 + (BAR_WIDTH - 16) * (value - low) / span, 1)
 
     header = (
-        '<tr><th>rank</th><th class="bot">bot</th><th>rating (mu &plusmn; 3 sigma)</th>'
+        '<tr><th>rank</th><th class="bot">bot</th><th class="rating">rating (mu &plusmn; 3 sigma)'
+        f"{_scale(low, high, x)}</th>"
         "<th>score</th><th>mu</th><th>sigma</th><th>games</th><th>wins</th><th>win %</th>"
         '<th>avg place</th><th class="faults">faults</th></tr>'
     )
@@ -91,8 +168,8 @@ def leaderboard_table(rows: Sequence[Mapping[str, Any]]) -> str:
             f'<td>{avg}</td><td class="faults">{escape(faults) or "-"}</td></tr>'
         )
     return (
-        f'<table class="leaderboard">\n<thead>{header}</thead>\n'
-        f"<tbody>\n{chr(10).join(body)}\n</tbody>\n</table>"
+        f'<div class="scroll"><table class="leaderboard">\n<thead>{header}</thead>\n'
+        f"<tbody>\n{chr(10).join(body)}\n</tbody>\n</table></div>"
     )
 
 
@@ -114,15 +191,16 @@ def pairwise_table(bots: Sequence[str], pairs: Mapping[tuple[str, str], tuple[in
             share = above / games
             hue, strength = (220, share - 0.5) if share >= 0.5 else (0, 0.5 - share)
             tip = f"{a} placed above {b} in {above} of {games} games"
+            # Lightness by scheme (--heat): the cell's text keeps its contrast at any share.
             cells.append(
-                f'<td style="background: hsl({hue} 80% 55% / {2 * strength:.2f})" '
+                f'<td style="background: hsl({hue} 80% var(--heat) / {1.6 * strength:.2f})" '
                 f'title="{escape(tip)}">{100 * share:.0f}%</td>'
             )
         lines.append(f"<tr>{''.join(cells)}</tr>")
     return (
-        '<table class="pairwise">\n'
+        '<div class="scroll"><table class="pairwise">\n'
         f'<thead><tr><th class="bot">placed above &rarr;</th>{head}</tr></thead>\n'
-        f"<tbody>\n{chr(10).join(lines)}\n</tbody>\n</table>"
+        f"<tbody>\n{chr(10).join(lines)}\n</tbody>\n</table></div>"
     )
 
 
@@ -134,44 +212,81 @@ def history_chart(
     series: Mapping[str, Sequence[tuple[int, float]]],
     *,
     width: int = 720,
-    height: int = 280,
+    height: int = 300,
     label: str = "score over the games",
+    y_label: str = "score (mu - 3 sigma)",
+    x_label: str = "games rated",
 ) -> str:
     """Each bot's score (mu - 3 sigma) over the rated games, as an inline SVG line chart
-    (or any other named lines over the games: a match's LLR and its bounds)."""
+    (or any other named lines over the games: a match's LLR and its bounds).
+
+    Round ticks and their labels on both axes, the axes named, a legend, and
+    each line named on hover (the line or its legend entry): the chart keeps
+    its width (720 px) and scrolls sideways within a narrow screen.
+    """
     points = [point for line in series.values() for point in line]
     if not points:
         return "<p>No game rated yet.</p>"
     first, last = min(g for g, _ in points), max(g for g, _ in points)
     low, high = min(s for _, s in points), max(s for _, s in points)
-    pad = 40
+    if high - low < 1e-9:
+        low, high = low - 1, high + 1
+    left, right, top, bottom = 62, 16, 12, 46
 
-    def xy(game: int, score: float) -> str:
-        x = pad + (width - 2 * pad) * (game - first) / max(last - first, 1)
-        y = height - pad - (height - 2 * pad) * (score - low) / max(high - low, 1e-9)
-        return f"{x:.1f},{y:.1f}"
+    def x(game: float) -> float:
+        return round(left + (width - left - right) * (game - first) / max(last - first, 1), 1)
 
-    lines, legend = [], []
+    def y(score: float) -> float:
+        return round(height - bottom - (height - top - bottom) * (score - low) / (high - low), 1)
+
+    y_ticks = nice_ticks(low, high)
+    x_ticks = nice_ticks(first, max(last, first + 1), 6)
+    grid = "".join(
+        f'<line class="grid" x1="{left}" y1="{y(t)}" x2="{width - right}" y2="{y(t)}"/>'
+        f'<text class="tick" x="{left - 6}" y="{y(t) + 4}" text-anchor="end">'
+        f"{tick_label(t)}</text>"
+        for t in y_ticks
+    ) + "".join(
+        f'<line class="axis" x1="{x(t)}" y1="{height - bottom}" x2="{x(t)}" '
+        f'y2="{height - bottom + 5}"/>'
+        f'<text class="tick" x="{x(t)}" y="{height - bottom + 18}" text-anchor="middle">'
+        f"{int(t)}</text>"
+        for t in x_ticks
+        if t == int(t)
+    )
+    axes = (
+        f'<line class="axis" x1="{left}" y1="{height - bottom}" x2="{width - right}" '
+        f'y2="{height - bottom}"/>'
+        f'<text class="title" x="{(left + width - right) / 2}" y="{height - 8}" '
+        f'text-anchor="middle">{escape(x_label)}</text>'
+        f'<text class="title" transform="translate(14 {(top + height - bottom) / 2}) rotate(-90)" '
+        f'text-anchor="middle">{escape(y_label)}</text>'
+    )
+    lines, hits, legend = [], [], []
     for index, (bot, line) in enumerate(series.items()):
         colour = PALETTE[index % len(PALETTE)]
-        path = " ".join(xy(game, score) for game, score in line)
+        path = " ".join(f"{x(game)},{y(score)}" for game, score in line)
+        final = line[-1][1] if line else 0.0
+        say = escape(f"{bot}: {final:.2f} after game {line[-1][0] if line else first}")
+        name = escape(bot)
         lines.append(
-            f'<polyline class="history" data-bot="{escape(bot)}" fill="none" '
-            f'stroke="{colour}" stroke-width="2" points="{path}"><title>{escape(bot)}</title>'
-            "</polyline>"
+            f'<polyline class="line" data-bot="{name}" stroke="{colour}" points="{path}">'
+            f"<title>{name}</title></polyline>"
         )
-        legend.append(f'<span style="color: {colour}">&#9632; {escape(bot)}</span>')
-    axes = (
-        f'<text x="{pad}" y="{height - 12}" class="axis">game {first}</text>'
-        f'<text x="{width - pad}" y="{height - 12}" text-anchor="end" class="axis">'
-        f"game {last}</text>"
-        f'<text x="4" y="{pad}" class="axis">{high:.1f}</text>'
-        f'<text x="4" y="{height - pad}" class="axis">{low:.1f}</text>'
-    )
+        hits.append(
+            f'<polyline class="hit" data-bot="{name}" data-say="{say}" points="{path}">'
+            f"<title>{name}</title></polyline>"
+        )
+        legend.append(
+            f'<li data-bot="{name}" data-say="{say}"><span class="swatch" '
+            f'style="background: {colour}"></span>{name}</li>'
+        )
     return (
-        f'<svg class="history" width="{width}" height="{height}" role="img" '
-        f'aria-label="{escape(label)}">{axes}{"".join(lines)}</svg>'
-        f'<p class="legend">{" ".join(legend)}</p>'
+        f'<figure class="chart" style="margin: 0"><div class="scroll"><svg class="history" '
+        f'width="{width}" height="{height}" role="img" aria-label="{escape(label)}">'
+        f"{grid}{axes}{''.join(lines)}{''.join(hits)}</svg></div>"
+        f'<p class="chart-hover" aria-live="polite"></p><ul class="legend">{"".join(legend)}</ul>'
+        f"<script>{CHART_JS}</script></figure>"
     )
 
 
@@ -188,6 +303,6 @@ def faults_table(rows: Sequence[Mapping[str, Any]]) -> str:
         for row in rows
     )
     return (
-        f'<table class="faults"><thead><tr><th class="bot">bot</th>{head}</tr></thead>'
-        f"<tbody>{body}</tbody></table>"
+        f'<div class="scroll"><table class="faults"><thead><tr><th class="bot">bot</th>{head}'
+        f"</tr></thead><tbody>{body}</tbody></table></div>"
     )

@@ -138,6 +138,8 @@ def _llr_chart(made: MatchResult) -> str:
             f"H0 bound ({lower:+.2f})": [(0, lower), (last, lower)],
         },
         label="LLR over the games",
+        y_label="LLR",
+        x_label="games played",
     )
 
 

@@ -28,16 +28,24 @@ VIEWER_CSS = """
 #caption { font-weight: 600; min-height: 1.5rem; }
 #viewer { padding: 0.4rem; border-radius: 8px; }
 #viewer:focus { outline: 1px dashed var(--muted); } /* its keys work: arrows, space */
-#seats { display: grid; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); gap: 0.6rem; }
+#seats { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(16rem, 100%), 1fr));
+  gap: 0.6rem; }
 .seat { border: 1px solid var(--line); border-radius: 8px; padding: 0.5rem; }
+.seat .name { font-weight: 600; margin-bottom: 0.2rem; }
 .seat.dog { border-style: dashed; }
-.seat.out { opacity: 0.45; }
-.seat.faulted .name { color: #c0262d; }
+.seat.out { border-style: dotted; }
+.seat.out .name { color: var(--muted); }
+.seat.faulted .name { color: var(--danger); }
 .seat.winner { outline: 2px solid var(--accent); }
-.card { display: inline-block; border: 1px solid var(--line); border-radius: 4px;
-  padding: 0 0.25rem; margin: 0.1rem; background: var(--bg); }
-.card.red { color: #c0262d; }
-#trick { margin: 1rem 0; min-height: 2rem; display: flex; gap: 1rem; }
+/* Cards look like cards: white, rank and suit, red or black, whatever the page's scheme. */
+.card { display: inline-flex; align-items: center; justify-content: center; min-width: 2.1rem;
+  height: 2.7rem; padding: 0 0.2rem; margin: 0.12rem; border: 1px solid #9ca3af;
+  border-radius: 5px; background: #fff; color: #111827; font-weight: 600;
+  box-shadow: 0 1px 2px rgba(0, 0, 0, 0.25); box-sizing: border-box; }
+.card.red { color: #b91c1c; }
+.seat.out .card { opacity: 0.6; }
+#trick { margin: 1rem 0; min-height: 2.9rem; display: flex; flex-wrap: wrap; gap: 0.6rem 1rem;
+  align-items: center; }
 #thought { border-left: 3px solid var(--accent); padding: 0.2rem 0.6rem; margin: 0.4rem 0; }
 #thought pre { margin: 0.2rem 0 0.5rem; max-height: 12rem; overflow: auto; white-space: pre-wrap;
   word-break: break-word; font-size: 0.85rem; }

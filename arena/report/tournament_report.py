@@ -36,11 +36,21 @@ HEAT_MAP_TOP = 30
 
 GAMES_CSS = """
 table.games th[data-key] { cursor: pointer; user-select: none; }
-table.games th[aria-sort="ascending"]::after { content: " \\25B2"; }
-table.games th[aria-sort="descending"]::after { content: " \\25BC"; }
+/* The sort arrow sits on the far side of the heading's text: a number column's heading
+   stays flush right over its numbers, a name column's flush left. */
+table.games th[aria-sort="ascending"]::before { content: "\\25B2 "; }
+table.games th[aria-sort="descending"]::before { content: "\\25BC "; }
+table.games th.bot[aria-sort="ascending"]::before,
+table.games th.faults[aria-sort="ascending"]::before,
+table.games th.bot[aria-sort="descending"]::before,
+table.games th.faults[aria-sort="descending"]::before { content: none; }
+table.games th.bot[aria-sort="ascending"]::after,
+table.games th.faults[aria-sort="ascending"]::after { content: " \\25B2"; }
+table.games th.bot[aria-sort="descending"]::after,
+table.games th.faults[aria-sort="descending"]::after { content: " \\25BC"; }
 table.games td.seats { text-align: left; }
 button.open { font: inherit; font-weight: 600; color: var(--accent); background: none;
-  border: none; padding: 0; cursor: pointer; text-decoration: underline; }
+  border: none; padding: 0; cursor: pointer; text-decoration: underline; white-space: nowrap; }
 button.open.absent { color: var(--muted); text-decoration: none; }
 """
 
@@ -50,11 +60,12 @@ GAMES_HTML = """
 <option value="">every bot</option></select><label><input type="checkbox" id="game-faults">
  with a fault</label><span id="game-count"></span><button id="game-prev">&larr;</button>
 <span id="game-page"></span><button id="game-next">&rarr;</button></div>
-<table class="games"><thead><tr><th data-key="n">#</th><th data-key="id" class="bot">game</th>
+<div class="scroll"><table class="games"><thead><tr><th data-key="n">#</th>
+<th data-key="id" class="bot">game</th>
 <th data-key="deal">deal set</th><th data-key="seats" class="bot">seats (place)</th>
 <th data-key="winner" class="bot">winner</th><th data-key="faults" class="faults">faults</th>
 <th data-key="decisions">decisions</th><th data-key="ms">time (ms)</th></tr></thead>
-<tbody id="game-rows"></tbody></table>
+<tbody id="game-rows"></tbody></table></div>
 <h3 id="viewer-title"></h3>
 """
 
