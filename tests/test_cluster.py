@@ -485,3 +485,37 @@ def test_workers_that_cannot_see_the_results_folder_send_the_replays_back(
     assert any("cannot see the results folder" in notice for notice in notices), notices
     assert replays(folder) == replays(local_folder)
     assert leaderboard(folder) == leaderboard(local_folder)
+
+
+def test_a_workers_games_bring_their_stderr_lines_back_with_their_replays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Dask worker that cannot see the results folder sends each replay back, and with it
+    the lines its bots wrote while deciding each move (they travel in the replay)."""
+    monkeypatch.setattr(cluster_module, "_log_dir", lambda folder, token: tmp_path / "elsewhere")
+    thinking = f"thinking={sys.executable} {ROOT / 'tests/bots/thinking.py'} stderr"
+    local = LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                         dashboard_address=None, silence_logs=40)  # fmt: skip
+    executor = cluster_module.DaskExecutor(Client(local), local, notice=lambda text: None)
+    try:
+        event = Tournament(
+            bots=tuple(parse_bots([thinking, BOTS[1]])),
+            players=2,
+            deals=1,
+            seed=3,
+            rules=Rules(players=2),
+            limits=Limits(),
+        )
+        folder = tmp_path / "dask"
+        store = arena.tournament.runner.open_store(event, folder, None)
+        outcome = arena.tournament.runner.run(event, store, sandbox=None, executor=executor)
+        store.close()
+    finally:
+        executor.close()
+    assert outcome.played == 2
+    for path in sorted((folder / "replays").glob("*.jsonl")):
+        records = [json.loads(line) for line in path.read_text().splitlines()]
+        header = records[0]
+        seat = next(p["seat"] for p in header["players"] if p["name"] == "thinking")
+        logs = [r["log"] for r in records if r["type"] == "move" and r["seat"] == seat]
+        assert logs and all(log[-1].startswith("</script><b>") for log in logs), path
