@@ -249,7 +249,7 @@ def test_leaderboard_top_and_the_report_of_a_large_field(tmp_path: Path) -> None
     html = (tmp_path / "r.html").read_text()
     assert "The top 30 of the 40 bots (rows and columns)" in html
     assert "The top 12 of the 40 bots (lines)" in html
-    assert html.count('<polyline class="history"') == 12
+    assert html.count('<polyline class="line"') == 12
 
 
 def test_leaderboard_with_pairwise_is_one_document_in_json_and_csv(tmp_path: Path) -> None:
