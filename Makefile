@@ -24,7 +24,7 @@ $(shell mkdir -p $(VENV) && echo '$(COMPILED)' | cmp -s - $(COMPILED_LIST) || ec
 # would run old code.
 $(STAMP): pyproject.toml setup.py $(COMPILED) $(COMPILED_LIST) | $(BIN)/python
 	find arena -name '*.so' -delete
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,dev,dask]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,dev,dask,research]'
 	touch $(STAMP)
 
 lint: $(STAMP)

@@ -1,0 +1,135 @@
+"""Knockout Whist for researchers' libraries, checked by those libraries' own tests.
+
+PettingZoo's API test (and its seed and render tests) run against the AEC
+environment; the environment must deal what ``arena play --seed`` deals,
+and an agent's observation must be its seat's information set exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, render_test, seed_test
+
+from arena.game import Rules, request_state
+from arena.research import pettingzoo_env
+from arena.research.encode import ACTION_OF, ACTIONS, encode, move_of, observation_size
+from tests.engine_digest import RULE_SETS
+from tests.test_tournament import C_BOT, run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def options_of(rules: Rules) -> dict[str, object]:
+    """A rule set as the environment's keywords."""
+    options = rules.to_dict()
+    options.pop("players")
+    return options
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: f"{rules.players}p")
+def test_pettingzoos_api_test_passes_under_every_rule_option(rules: Rules) -> None:
+    env = pettingzoo_env(players=rules.players, seed=7, **options_of(rules))
+    api_test(env, num_cycles=400, verbose_progress=False)
+
+
+def test_pettingzoos_seed_and_render_tests_pass() -> None:
+    seed_test(lambda render_mode=None: pettingzoo_env(players=4), num_cycles=200)
+    render_test(lambda render_mode=None: pettingzoo_env(players=3, render_mode=render_mode))
+
+
+def play_out(env: object, rng: random.Random) -> list[str]:
+    """Random legal moves to the end of the game; the moves played, in order."""
+    moves = []
+    for _agent in env.agent_iter():  # type: ignore[attr-defined]
+        observation, _, terminated, truncated, _ = env.last()  # type: ignore[attr-defined]
+        if terminated or truncated:
+            env.step(None)  # type: ignore[attr-defined]
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        action = int(rng.choice(list(legal)))
+        moves.append(move_of(action))
+        env.step(action)  # type: ignore[attr-defined]
+    return moves
+
+
+def test_a_seeded_episode_deals_what_arena_play_deals(tmp_path: Path) -> None:
+    """The same seed, the same seating, the same moves: the game arena play records."""
+    env = pettingzoo_env(players=3, rainbow=True)
+    env.reset(seed=11)
+    moves = play_out(env, random.Random(1))
+    assert env.game is not None
+    deals = [r for r in env.game.log if r["type"] == "deal"]
+    path = tmp_path / "g.jsonl"
+    code, output = run_cli("play", C_BOT, C_BOT, C_BOT, "--seed", "11", "--rule", "rainbow=true",
+                           "--replay", str(path), "--quiet", "--no-sandbox")  # fmt: skip
+    assert code == 0, output
+    played = [json.loads(line) for line in path.read_text().splitlines()]
+    first = next(r for r in played if r["type"] == "deal")
+    assert first == deals[0], "the first deal, from the seed alone"
+    # Replayed move by move, the environment's game is the recorded one.
+    recorded = [r["move"] for r in played if r["type"] == "move"]
+    again = pettingzoo_env(players=3, rainbow=True)
+    again.reset(seed=11)
+    for move in recorded:
+        again.step(ACTION_OF[move])
+    assert again.game is not None
+    assert [r for r in again.game.log if r["type"] != "move"] == [
+        r for r in played[1:] if r["type"] != "move"
+    ]
+    assert moves, "the random episode played"
+
+
+def test_an_observation_is_the_seats_information_set() -> None:
+    """At every decision, each agent's observation encodes its seat's request state."""
+    env = pettingzoo_env(players=4, blind_dog=True, upside_dog=True)
+    env.reset(seed=5)
+    rng = random.Random(5)
+    assert env.game is not None
+    while env.game.pending is not None:
+        pending = env.game.pending
+        for seat, agent in enumerate(env.possible_agents):
+            seen = env.observe(agent)
+            state = request_state(env.game, seat)
+            action = pending.action if seat == pending.seat else None
+            assert np.array_equal(seen["observation"], encode(state, 4, action))
+            assert seen["observation"].shape == (observation_size(4),)
+            assert seen["action_mask"].sum() == (len(pending.legal) if action else 0)
+        env.step(ACTION_OF[rng.choice(pending.legal)])
+    assert abs(sum(env.rewards.values())) < 1e-9, "the rewards of a game sum to zero"
+
+
+def test_an_illegal_action_is_refused_in_a_sentence() -> None:
+    env = pettingzoo_env(players=2, seed=1)
+    env.reset()
+    mask = env.observe(env.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(ValueError, match=f"action {illegal} .* is not legal now"):
+        env.step(illegal)
+    assert ACTIONS == 60
+
+
+def test_the_core_install_never_imports_the_research_libraries() -> None:
+    """Without the extra the arena works: its commands import none of them."""
+    script = (
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in ('pettingzoo', 'gymnasium', 'numpy', 'pyspiel'):\n"
+        "            raise ImportError(f'{name} is blocked')\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "import arena.cli, arena.referee, arena.tournament.runner, arena.report.tournament_report\n"
+        "from click.testing import CliRunner\n"
+        "result = CliRunner().invoke(arena.cli.main, ['simulate', '--seed', '3', '--quiet'])\n"
+        "assert result.exit_code == 0, result.output\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60, check=False)  # fmt: skip
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
