@@ -15,10 +15,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, render_test, seed_test
 
 from arena.game import Rules, request_state
-from arena.research import pettingzoo_env
+from arena.research import gym_env, pettingzoo_env
 from arena.research.encode import ACTION_OF, ACTIONS, encode, move_of, observation_size
 from tests.engine_digest import RULE_SETS
 from tests.test_tournament import C_BOT, run_cli
@@ -133,3 +134,38 @@ def test_the_core_install_never_imports_the_research_libraries() -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           cwd=ROOT, timeout=60, check=False)  # fmt: skip
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_gymnasiums_check_env_passes() -> None:
+    env = gym_env(players=3, seat=1)
+    try:
+        check_env(env, skip_render_check=True)
+    finally:
+        env.close()
+
+
+def test_one_seat_learns_against_real_bot_processes(tmp_path: Path) -> None:
+    """The opponents are the arena's players: a competitor's real bot, started as a
+    subprocess; the learner is asked what a bot in its seat is asked, and the game is the
+    one arena play plays with the same seed and moves."""
+    greedy = f"{sys.executable} {ROOT / 'sample_bots/python/greedy_bot.py'}"
+    env = gym_env(players=3, seat=2, opponents=[C_BOT, greedy])
+    try:
+        observation, info = env.reset(seed=9)
+        done, steps, reward = False, 0, 0.0
+        while not done:
+            assert observation["action_mask"].any() and info["action"] in ("play", "trump")
+            action = int(np.flatnonzero(observation["action_mask"])[-1])
+            observation, reward, done, truncated, info = env.step(action)
+            assert not truncated
+            steps += 1
+        assert steps > 0 and "fault" not in info
+        # (K - place) / (K - 1) - 1/2, a shared place taking the mean of the places it spans.
+        assert reward in {1: (0.5, 0.25), 2: (0.0, 0.25, -0.25), 3: (-0.5,)}[info["placement"]]
+        # An action the mask forbids is an illegal move: the seat forfeits, as a bot's would.
+        observation, _ = env.reset(seed=9)
+        forbidden = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+        _, reward, done, _, info = env.step(forbidden)
+        assert done and reward == -0.5 and info["fault"].startswith("illegal: ")
+    finally:
+        env.close()

@@ -4,15 +4,18 @@ Needs the ``research`` extra (``pip install '.[research]'``); the core
 install never imports this package.
 
 - :func:`pettingzoo_env`: the AEC environment (:mod:`arena.research.aec`);
+- :func:`gym_env`: one seat against arena players (:mod:`arena.research.gym`);
 - :mod:`arena.research.encode`: observations and action numbers, the same
   for every environment and for :mod:`arena.bridge`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from arena.research.aec import KnockoutWhistEnv
+from arena.research.gym import KnockoutWhistGym
 
 
 def pettingzoo_env(
@@ -23,4 +26,13 @@ def pettingzoo_env(
     return KnockoutWhistEnv(players, seed, **rule_options)
 
 
-__all__ = ["KnockoutWhistEnv", "pettingzoo_env"]
+def gym_env(
+    players: int = 4, seat: int = 0, opponents: Sequence[str] = (), **rule_options: Any
+) -> KnockoutWhistGym:
+    """A Gymnasium environment: the agent plays ``seat`` of a ``players``-seat game; the
+    ``opponents`` (in seat order) are ``"random"`` (in-process) or any BOT argument of the
+    arena, run as a subprocess (default: random players)."""
+    return KnockoutWhistGym(players, seat, opponents, **rule_options)
+
+
+__all__ = ["KnockoutWhistEnv", "KnockoutWhistGym", "gym_env", "pettingzoo_env"]
