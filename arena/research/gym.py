@@ -42,13 +42,14 @@ WAIT_S = 600.0
 
 
 class _Learner:
-    """The learning seat: each request waits for the agent's action."""
+    """The learning seat of one game: each request waits for the agent's action."""
 
     def __init__(self) -> None:
         self.name = "learner"
         self.description = "a gymnasium agent"
         self.asked: queue.Queue[JSON | None] = queue.Queue()
         self.answers: queue.Queue[str | None] = queue.Queue()
+        self.result: GameResult | None = None
 
     def start_game(self, message: JSON, line: bytes) -> None:
         """Nothing to start."""
@@ -115,9 +116,33 @@ class KnockoutWhistGym(gymnasium.Env):
         self.action_space = spaces.Discrete(ACTIONS)
         self._seeds = random.Random()
         self._learner = _Learner()
-        self._thread: threading.Thread | None = None
-        self._result: list[GameResult] = []
         self._request: JSON | None = None
+        #: Games to referee, for the thread that referees them all: the opponents' bot
+        #: processes are its children, and a sandboxed bot dies with the thread that
+        #: started it (its parent-death signal), so one thread plays every game.
+        self._orders: queue.Queue[tuple[int, _Learner] | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._referee, name="arena-gym", daemon=True)
+        self._thread.start()
+
+    def _referee(self) -> None:
+        """Referee each game ordered, until ``None``; then say ``bye`` to the bots (from
+        this thread: they would die with it)."""
+        while (order := self._orders.get()) is not None:
+            seed, learner = order
+            players: list[Player] = [
+                *self.opponents[: self.seat],
+                learner,
+                *self.opponents[self.seat :],
+            ]
+            try:
+                learner.result = play_game(
+                    players, self.rules, seed=seed, game_id=f"play-{seed}", limits=self.limits
+                )
+            finally:
+                learner.asked.put(None)
+        for player in self.opponents:
+            if isinstance(player, ProcessPlayer):
+                player.close()
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -132,27 +157,7 @@ class KnockoutWhistGym(gymnasium.Env):
         else:
             game_seed = self._seeds.randrange(2**31)
         self._learner = _Learner()
-        players: list[Player] = [
-            *self.opponents[: self.seat],
-            self._learner,
-            *self.opponents[self.seat :],
-        ]
-        self._result = []
-
-        def referee() -> None:
-            self._result.append(
-                play_game(
-                    players,
-                    self.rules,
-                    seed=game_seed,
-                    game_id=f"play-{game_seed}",
-                    limits=self.limits,
-                )
-            )
-            self._learner.asked.put(None)
-
-        self._thread = threading.Thread(target=referee, name="arena-gym-game", daemon=True)
-        self._thread.start()
+        self._orders.put((game_seed, self._learner))
         observation, _, _, info = self._next()
         return observation, info
 
@@ -186,9 +191,9 @@ class KnockoutWhistGym(gymnasium.Env):
                 "action_mask": action_mask(request["legal"]),
             }
             return seen, 0.0, False, {"action": request["action"]}
-        assert self._thread is not None
-        self._thread.join()
-        result = self._result[0]
+        result = self._learner.result
+        if result is None:
+            raise RuntimeError("the referee stopped without a result: see its error above")
         score = seat_scores(list(result.placements))[self.seat]
         observation: Observation = {
             "observation": np.zeros(observation_size(n), dtype=np.float32),
@@ -202,17 +207,16 @@ class KnockoutWhistGym(gymnasium.Env):
 
     def _stop(self) -> None:
         """End a game still in progress: the learner's seat faults, the game plays out."""
-        thread = self._thread
-        if thread is not None and thread.is_alive():
-            while thread.is_alive():
-                self._learner.answers.put(None)
-                thread.join(timeout=0.1)
-        self._thread = None
+        learner = self._learner
+        if self._request is not None:
+            learner.answers.put(None)
+            while learner.asked.get(timeout=WAIT_S) is not None:
+                learner.answers.put(None)
         self._request = None
 
     def close(self) -> None:
         """End the game in progress and stop the opponents' processes."""
         self._stop()
-        for player in self.opponents:
-            if isinstance(player, ProcessPlayer):
-                player.close()
+        if self._thread.is_alive():
+            self._orders.put(None)
+            self._thread.join(timeout=WAIT_S)
