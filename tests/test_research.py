@@ -18,7 +18,10 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, render_test, seed_test
 
+from arena.bridge import observation_of
 from arena.game import Rules, request_state
+from arena.players import ScriptedPlayer
+from arena.referee import play_game
 from arena.research import gym_env, pettingzoo_env
 from arena.research.encode import ACTION_OF, ACTIONS, encode, move_of, observation_size
 from tests.engine_digest import RULE_SETS
@@ -169,3 +172,66 @@ def test_one_seat_learns_against_real_bot_processes(tmp_path: Path) -> None:
         assert done and reward == -0.5 and info["fault"].startswith("illegal: ")
     finally:
         env.close()
+
+
+POLICY = ROOT / "tests" / "bots" / "policy.py"
+
+
+def test_the_bridge_gives_a_policy_what_the_environment_gives_an_agent() -> None:
+    """At every decision of a game refereed by the arena, the bridge's observation of the
+    request equals the AEC environment's observation of the same position."""
+    seen: list[tuple[int, dict[str, np.ndarray]]] = []
+    moves: list[str] = []
+
+    def choose(request: dict[str, object]) -> str:
+        seat = request["state"]["seat"]  # type: ignore[index]
+        seen.append((seat, observation_of(request, 4)))
+        legal: list[str] = request["legal"]  # type: ignore[assignment]
+        moves.append(legal[-1])
+        return legal[-1]
+
+    players = [ScriptedPlayer(f"p{seat}", choose) for seat in range(4)]
+    play_game(players, Rules(blind_dog=True), seed=12, game_id="play-12")
+    env = pettingzoo_env(players=4, blind_dog=True)
+    env.reset(seed=12)
+    for (seat, observation), move in zip(seen, moves, strict=True):
+        assert env.agent_selection == f"player_{seat}"
+        expected = env.observe(env.agent_selection)
+        assert np.array_equal(observation["observation"], expected["observation"])
+        assert np.array_equal(observation["action_mask"], expected["action_mask"])
+        env.step(ACTION_OF[move])
+    assert all(env.terminations.values())
+
+
+def test_a_policy_enters_a_tournament_through_the_bridge(tmp_path: Path) -> None:
+    """A bot folder whose bot.toml runs the bridge: sandboxed like any bot, zero faults."""
+    folder = tmp_path / "agent"
+    folder.mkdir()
+    (folder / "agent.py").write_text(POLICY.read_text())
+    (folder / "bot.toml").write_text(
+        'name = "agent"\nrun = "python -m arena.bridge agent.py:policy"\n'
+    )
+    out = tmp_path / "t"
+    code, output = run_cli(
+        "tournament", "--bot", str(folder), "--bot", f"c={C_BOT}", "--bot", f"d={C_BOT}",
+        "--players", "3", "--deals", "2", "--seed", "5", "--out", str(out), "--quiet",
+    )  # fmt: skip
+    assert code == 0, output
+    code, output = run_cli("leaderboard", str(out), "--format", "json")
+    rows = {row["bot"]: row for row in json.loads(output)}
+    assert rows["agent"]["games"] == 6 and rows["agent"]["faults"] == {}, rows["agent"]
+    replay = next((out / "replays").glob("*.jsonl")).read_text()
+    assert '"info":{"legal":' in replay, "the policy's info went with its moves"
+
+
+def test_a_bad_bridge_target_is_one_line() -> None:
+    for target, message in [
+        ("nofile.py:policy", "no such file: nofile.py"),
+        (f"{POLICY}:missing", "has no callable 'missing'"),
+        (str(POLICY), "name the callable as PATH/agent.py:NAME"),
+    ]:
+        command = [sys.executable, "-m", "arena.bridge", target]
+        done = subprocess.run(
+            command, capture_output=True, text=True, input="", timeout=60, check=False
+        )
+        assert done.returncode == 1 and message in done.stderr.strip(), done.stderr

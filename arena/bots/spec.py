@@ -311,9 +311,14 @@ def _asks_for_python(path: str) -> bool:
 
 
 def _resolve_path(token: str, base: Path) -> str:
-    """An absolute path for a token naming an existing file or folder under ``base``."""
+    """An absolute path for a token naming an existing file or folder under ``base``
+    (and for ``FILE:NAME`` naming an existing file, as ``python -m arena.bridge
+    agent.py:policy`` does: the file resolved, the name kept)."""
     if token.startswith("-") or os.path.isabs(token) or any(c.isspace() for c in token):
         return token
+    head, colon, name = token.rpartition(":")
+    if colon and head and name and (base / head).is_file():
+        return f"{(base / head).resolve()}:{name}"
     candidate = base / token
     if candidate.exists() or token.endswith(_FILE_SUFFIXES) or token.startswith("."):
         return str(candidate.resolve())

@@ -7,15 +7,19 @@ install never imports this package.
 - :func:`gym_env`: one seat against arena players (:mod:`arena.research.gym`);
 - :mod:`arena.research.encode`: observations and action numbers, the same
   for every environment and for :mod:`arena.bridge`.
+
+The environments' libraries are imported when an environment is made, so
+that the bridge (which needs only the encoding) starts quickly.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from arena.research.aec import KnockoutWhistEnv
-from arena.research.gym import KnockoutWhistGym
+if TYPE_CHECKING:
+    from arena.research.aec import KnockoutWhistEnv
+    from arena.research.gym import KnockoutWhistGym
 
 
 def pettingzoo_env(
@@ -23,6 +27,8 @@ def pettingzoo_env(
 ) -> KnockoutWhistEnv:
     """A PettingZoo AEC environment of a ``players``-seat game under ``rule_options``
     (keywords of :class:`arena.game.Rules`), dealt from ``seed`` as ``arena play --seed``."""
+    from arena.research.aec import KnockoutWhistEnv  # noqa: PLC0415 - see the module
+
     return KnockoutWhistEnv(players, seed, **rule_options)
 
 
@@ -32,7 +38,9 @@ def gym_env(
     """A Gymnasium environment: the agent plays ``seat`` of a ``players``-seat game; the
     ``opponents`` (in seat order) are ``"random"`` (in-process) or any BOT argument of the
     arena, run as a subprocess (default: random players)."""
+    from arena.research.gym import KnockoutWhistGym  # noqa: PLC0415 - see the module
+
     return KnockoutWhistGym(players, seat, opponents, **rule_options)
 
 
-__all__ = ["KnockoutWhistEnv", "KnockoutWhistGym", "gym_env", "pettingzoo_env"]
+__all__ = ["gym_env", "pettingzoo_env"]
