@@ -12,9 +12,9 @@ is the recorded position. Its answers are compared with the recorded moves.
 
 The referee is the arena's own (:func:`arena.referee.play_game`) and the
 players here only play back what the replay says, so the messages the bot
-gets are built by the same code that built the original ones. Time: a
-request's ``bank_ms`` follows from the replay's times, which are rounded
-to the millisecond (within a millisecond or two of the original bank).
+gets are built by the same code that built the original ones. Time: the
+referee charges a bank the whole milliseconds a replay records, so each
+request's ``bank_ms`` comes out as it was.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Any
 
 from arena.errors import ArenaError, BotFault, FaultKind
 from arena.game import Rules
-from arena.protocol import PROTOCOL_VERSION, Limits
+from arena.protocol import PROTOCOL_VERSION, Limits, full_validator
 from arena.referee import Player, play_game
 
 JSON = dict[str, Any]
@@ -63,6 +63,8 @@ class Asked:
     name: str
     decisions: int
     answers: list[Answer] = field(default_factory=list)
+    #: Why the bot could not be asked at all (it failed to start), if so.
+    problem: str | None = None
 
     @property
     def differing(self) -> list[Answer]:
@@ -85,12 +87,21 @@ def check_replay(records: list[JSON], seat: int, at: int | None) -> JSON:
             does not exist.
     """
     header = records[0]
+    if header.get("type") != "game":
+        raise AskError("the replay's first line is not its game header")
     version = header.get("protocol")
     if version != PROTOCOL_VERSION:
         raise AskError(
             f"this replay is of protocol {version!r}: arena asks bots in protocol "
             f"{PROTOCOL_VERSION} only"
         )
+    validate = full_validator("replay_line")
+    for number, record in enumerate(records, 1):
+        problem = next(iter(validate.iter_errors(record)), None)
+        if problem is not None:
+            raise AskError(f"line {number} of the replay is not a replay line: {problem.message}")
+    if records[-1].get("type") != "game_end":
+        raise AskError("the replay ends before its game_end: an unfinished game cannot be asked")
     seats = len(header["players"])
     if not 0 <= seat < seats:
         raise AskError(f"--seat {seat}: the game has seats 0 to {seats - 1}")
@@ -122,6 +133,11 @@ class _Done(Exception):
     """The decision asked for has been answered: the rest of the game is not needed."""
 
 
+#: How the details of faults at a game's start begin (the seat never got a request):
+#: a bot that could not start, failed its handshake, or was disabled in its tournament.
+START_FAULTS = ("handshake failed", "cannot start", "disabled")
+
+
 class _Recorded:
     """A seat that plays its recorded moves, and faults where it faulted."""
 
@@ -135,7 +151,7 @@ class _Recorded:
     def start_game(self, message: JSON, line: bytes) -> None:
         if self.fault is not None and self.moves and self.moves[0].get("fallback"):
             detail = str(self.fault["detail"])
-            if detail.startswith(("handshake failed", "cannot start")):
+            if detail.startswith(START_FAULTS):
                 raise BotFault(FaultKind(self.fault["kind"]), detail)
 
     def deliver(self, message: JSON, line: bytes) -> None:
@@ -188,10 +204,16 @@ class _Asking(_Recorded):
         self.answers: list[Answer] = []
         self.hand = 0
         self.broken = False
+        #: Why the bot could not be asked at all (it failed to start), if so.
+        self.problem: str | None = None
 
     def start_game(self, message: JSON, line: bytes) -> None:
         super().start_game(message, line)
-        self.bot.start_game(message, line)
+        try:
+            self.bot.start_game(message, line)
+        except BotFault as fault:  # the recording goes on; the bot is asked nothing
+            self.broken = True
+            self.problem = f"{fault.kind.value}: {fault.detail}"
 
     def deliver(self, message: JSON, line: bytes) -> None:
         if message.get("type") == "hand_start":
@@ -257,4 +279,4 @@ def ask_again(records: list[JSON], seat: int, bot: Player, at: int | None = None
     with contextlib.suppress(_Done):  # the decision asked for is answered: stop there
         play_game(players, rules, seed=header["seed"], game_id=str(header["game"]), limits=limits)
     return Asked(seat, str(players_info[seat]["name"]), seat_decisions(records, seat),
-                 asking.answers)  # fmt: skip
+                 asking.answers, asking.problem)  # fmt: skip

@@ -514,6 +514,8 @@ def ask_replay(
         asked = domain(partial(ask_again, records, seat, player, at))
     finally:
         player.close()
+    if asked.problem is not None:
+        raise click.ClickException(f"{spec.name} could not be asked: {asked.problem}")
     shown = asked.answers if at is not None else asked.differing
     for answer in shown:
         said = answer.asked if answer.problem is None else f"a fault ({answer.problem})"
@@ -1328,13 +1330,17 @@ def watch_leaderboard(folder: Path, pairwise: bool, top: int | None, every_s: fl
     Ctrl-C (exit 130). Each redraw opens the store for reading and closes it again: SQLite's
     write-ahead log lets the tournament write meanwhile."""
     redraw = sys.stdout.isatty()
+    seen_done: tuple[int, int] | None = None
     try:
         while True:
             done, total = print_leaderboard(folder, "table", pairwise, top, clear=redraw)
             stamp = time.strftime("%H:%M:%S")
-            if done >= total:
+            # Every game stored is played, twice running: a tournament stores its plan in
+            # parts (and a Swiss one a round at a time), so once could be between parts.
+            if done >= total and seen_done == (done, total):
                 click.echo(f"[{stamp}] the tournament is complete.")
                 return
+            seen_done = (done, total) if done >= total else None
             click.echo(f"[{stamp}] refreshing every {every_s:g} s; Ctrl-C stops watching.")
             time.sleep(every_s)
     except KeyboardInterrupt:

@@ -155,10 +155,17 @@ def decode_move(line: bytes, request_id: int) -> str:
     return decode_answer(line, request_id)[0]
 
 
-def kept_info(info: Any) -> Any:
+def kept_info(info: Any, line: bytes = b"") -> Any:
     """A move's ``info`` as the replay keeps it: itself, or when its compact encoding is
-    over :data:`MAX_INFO_BYTES`, ``{"truncated": true, "bytes": N}`` (never a fault)."""
-    size = len(_dumps(info))
+    over :data:`MAX_INFO_BYTES`, ``{"truncated": true, "bytes": N}`` (never a fault).
+
+    An info nested too deeply to be written again (orjson reads 1,024 levels and
+    writes 254) is kept the same way, N then the size of the ``line`` it came in.
+    """
+    try:
+        size = len(_dumps(info))
+    except (orjson.JSONEncodeError, TypeError):
+        return {"truncated": True, "bytes": len(line)}
     return info if size <= MAX_INFO_BYTES else {"truncated": True, "bytes": size}
 
 
@@ -191,7 +198,7 @@ def decode_answer(line: bytes, request_id: int) -> tuple[str, Any]:
                 FaultKind.MALFORMED, f"answered request {request_id} with id {reply['id']}"
             )
         info = reply.get("info")
-        return move, None if info is None else kept_info(info)
+        return move, None if info is None else kept_info(info, line)
     reply = decode_reply(line, "move")  # raises, naming the problem
     raise BotFault(FaultKind.MALFORMED, f"answered request {request_id} with id {reply['id']!r}")
 

@@ -250,9 +250,11 @@ class _Game:
             self._fault(seat, fault, self.request_id)
             return legal[0], None, None
         ms = float(ms)
-        over = ms - self.move_ms
+        # The bank is charged the whole milliseconds the replay records (round(ms)), so a
+        # replay alone gives every request's bank_ms again (arena replay --ask).
+        over = round(ms) - self.move_ms
         if over > 0:
-            self.bank[seat] = max(0, self.bank[seat] - int(over + 0.999))
+            self.bank[seat] = max(0, self.bank[seat] - over)
         return move, ms, getattr(player, "thought", None)
 
     def _fault(self, seat: int, fault: BotFault, request_id: int | None) -> None:

@@ -120,3 +120,69 @@ def test_bad_asks_are_one_line(tmp_path: Path) -> None:
         code, output = run_cli("replay", *args, "--no-sandbox")
         assert code == status, output
         assert message in output.strip().splitlines()[-1] and "Traceback" not in output, output
+
+
+RECORDER = ROOT / "tests" / "bots" / "recorder.py"
+
+
+def game_lines(path: Path, game: str) -> list[str]:
+    """The lines a recorder was sent for one game: its game_start to its game_end."""
+    lines = path.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if f'"game":"{game}"' in line
+                 and '"type":"game_start"' in line)  # fmt: skip
+    end = next(i for i in range(start, len(lines)) if '"type":"game_end"' in lines[i])
+    return lines[start : end + 1]
+
+
+def test_a_re_asked_bot_is_sent_exactly_what_its_seat_was_sent(tmp_path: Path) -> None:
+    """Byte for byte: request ids and time (the bank drawn on at a 1 ms move limit), a
+    redealt no_picture hand, blind dogs."""
+    first, again = tmp_path / "first.txt", tmp_path / "again.txt"
+    path = tmp_path / "g.jsonl"
+    code, output = run_cli(
+        "play", f"rec={sys.executable} {RECORDER} {first}", f"c={C_BOT}", f"d={C_BOT}",
+        "--seed", "11", "--replay", str(path), "--quiet", "--no-sandbox", "--move-ms", "1",
+        "--rule", "no_picture=true", "--rule", "blind_dog=true", "--rule", "dog_life=expanded",
+    )  # fmt: skip
+    assert code == 0, output
+    code, output = ask(path, f"{sys.executable} {RECORDER} {again}", 0)
+    assert code == 0 and last_line(output)[0] == 0, output
+    sent, resent = game_lines(first, "play-11"), game_lines(again, "play-11")
+    assert any('"what":"no_picture"' in line for line in sent), "a hand was redealt"
+    assert any('"blind":[' in line and '"blind":[]' not in line for line in sent)
+    banks = {json.loads(line)["time"]["bank_ms"] for line in sent if '"request"' in line}
+    assert len(banks) > 1, "the bank was drawn on"
+    assert resent == sent
+
+
+def test_ids_stay_the_same_past_a_seat_disabled_in_its_tournament(tmp_path: Path) -> None:
+    """A bot that never starts is disabled after 3 failed handshakes; in its later games it
+    faults at the start, asks nothing, and the other seats' request ids are unchanged."""
+    log, again = tmp_path / "log.txt", tmp_path / "again.txt"
+    folder = tmp_path / "t"
+    code, output = run_cli(
+        "tournament", "--bot", f"rec={sys.executable} {RECORDER} {log}",
+        "--bot", f"dead={sys.executable} -c pass", "--bot", f"c={C_BOT}", "--players", "3",
+        "--deals", "3", "--seed", "2", "--out", str(folder), "--quiet", "--no-sandbox",
+    )  # fmt: skip
+    assert code == 0, output
+    replays = sorted((folder / "replays").glob("*.jsonl"))
+    disabled = [p for p in replays if '"detail":"disabled' in p.read_text().splitlines()[-1]]
+    assert disabled, "a game in which the dead bot was disabled"
+    path = disabled[-1]
+    header = json.loads(path.read_text().splitlines()[0])
+    seat = next(p["seat"] for p in header["players"] if p["name"] == "rec")
+    code, output = run_cli("replay", str(path), "--ask", f"{sys.executable} {RECORDER} {again}",
+                           "--seat", str(seat), "--no-sandbox")  # fmt: skip
+    assert code == 0 and last_line(output)[0] == 0, output
+    assert game_lines(again, header["game"]) == game_lines(log, header["game"])
+
+
+def test_a_bot_that_cannot_start_is_one_line(tmp_path: Path) -> None:
+    path = record(tmp_path, f"g={GREEDY}", f"c={C_BOT}", seed=2)
+    code, output = ask(path, f"{sys.executable} -c pass", 0)
+    assert code == 1 and "could not be asked: crash: handshake failed" in output, output
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_text("\n".join(path.read_text().splitlines()[:-1]) + "\n")
+    code, output = ask(damaged, GREEDY, 0)
+    assert code == 1 and "ends before its game_end" in output and "Traceback" not in output

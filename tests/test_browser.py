@@ -872,6 +872,9 @@ def test_the_report_reads_well_wide_and_narrow_light_and_dark(
     assert page.locator("table.faults").count() == 1, "a bot faulted: the faults table shows"
     problems = page.evaluate(LEGIBILITY_JS)
     assert problems == [], "\n".join(problems)
+    assert page.locator("svg.scale text").count() >= 3, "the rating bars' scale is labelled"
+    assert page.locator("svg.history text.tick").count() >= 6, "both axes have ticks"
+    assert page.locator("polyline.hit").count() == 3, "a line to point at for each bot"
     chart = page.locator("svg.history")
     assert chart.bounding_box()["width"] >= 600  # type: ignore[index]
     titles = page.evaluate(

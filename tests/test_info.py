@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import re
 import sys
 from pathlib import Path
@@ -141,6 +142,16 @@ def test_the_python_helper_sends_info_returned_with_the_move() -> None:
     assert reply == {"type": "move", "id": 7, "move": "a"}
     reply, logged = helper_session(lambda state, legal: (legal[0], {1, 2}), ["a", "b"])
     assert reply == {"type": "move", "id": 7, "move": "a"} and "info is not JSON" in logged
+    # NaN is no JSON number: sent, the whole reply would be malformed and forfeit the game.
+    reply, logged = helper_session(lambda state, legal: (legal[0], {"win": math.nan}), ["a"])
+    assert reply == {"type": "move", "id": 7, "move": "a"} and "info is not JSON" in logged
+
+
+def test_an_info_nested_too_deep_to_write_again_is_kept_as_its_size() -> None:
+    """orjson reads 1,024 levels but writes 254: such an info is kept as its line's size."""
+    line = b'{"type":"move","id":3,"move":"2C","info":' + b"[" * 300 + b"]" * 300 + b"}"
+    move, kept = decode_answer(line, 3)
+    assert move == "2C" and kept == {"truncated": True, "bytes": len(line)}
 
 
 def test_a_moves_stderr_lines_are_kept_with_it(tmp_path: Path) -> None:

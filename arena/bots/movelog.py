@@ -1,10 +1,11 @@
 """A bot's stderr cut into the lines it wrote while deciding each move.
 
-The stderr reader (a thread of :class:`arena.bots.process.BotProcess`)
-feeds every chunk here as well as to the bot's log file; the player clears
-what came before it writes a request and takes what came until the reply
-(and a short settling after it: stderr is a pipe of its own, so lines
-written just before the reply can arrive just after it). The lines travel
+The bot's stderr is read (by its reader thread, and by the player right
+after each reply, see :meth:`arena.bots.process.BotProcess.settle`) in
+chunks kept here as well as in the bot's log file; the player clears what
+came before it writes a request and takes what came until the reply. Lines
+written just before the reply are in the pipe by the time the reply is
+read, so reading the pipe to its end then finds them, with no waiting. The lines travel
 in the replay's ``move`` record, so a game played on a Dask worker that
 cannot see the results folder keeps them too.
 
@@ -17,7 +18,6 @@ bot's whole stderr still goes to its log file, capped there as before.
 from __future__ import annotations
 
 import threading
-from typing import BinaryIO
 
 #: Characters of one stderr line kept with a move (the rest is cut, its size noted).
 LINE_CHARS = 500
@@ -31,7 +31,9 @@ class MoveLog:
     """The stderr lines of one bot process since the last :meth:`take` (thread-safe)."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        #: Held while a chunk is read from the pipe and kept: whoever reads (the reader
+        #: thread, or the player after a reply) reads and keeps at once.
+        self.lock = threading.Lock()
         self._lines: list[str] = []
         self._partial = b""
         self._partial_size = 0
@@ -40,24 +42,15 @@ class MoveLog:
         #: Whether anything came since the last take or clear.
         self.dirty = False
 
-    def read(self, stream: BinaryIO, size: int) -> bytes | None:
-        """Read a chunk from ``stream`` (non-blocking: None when nothing is there) and keep
-        its lines, both under the lock (the reader thread).
-
-        So once the pipe is seen empty, whatever was read from it is kept already: a
-        :meth:`take` waits for a chunk being read. Read outside the lock, a chunk could be
-        out of the pipe and not yet here, and a move would miss its last lines.
-        """
-        with self._lock:
-            chunk = stream.read(size)
-            if chunk:
-                self._feed(chunk)
-            return chunk
-
     def feed(self, chunk: bytes) -> None:
-        """Take a chunk of stderr read elsewhere."""
-        with self._lock:
+        """Take a chunk of stderr."""
+        with self.lock:
             self._feed(chunk)
+
+    def feed_locked(self, chunk: bytes) -> None:
+        """Take a chunk of stderr, the caller holding :attr:`lock` (it read the chunk under
+        it: see :class:`arena.bots.process.BotProcess`)."""
+        self._feed(chunk)
 
     def _feed(self, chunk: bytes) -> None:
         """Keep a chunk's lines (called with the lock held)."""
@@ -75,7 +68,7 @@ class MoveLog:
 
     def new_game(self) -> None:
         """A new game: its own cap, nothing carried over."""
-        with self._lock:
+        with self.lock:
             self._lines = []
             self._partial = b""
             self._partial_size = 0
@@ -85,7 +78,7 @@ class MoveLog:
 
     def clear(self) -> None:
         """Forget the lines so far (written before a request: none of its move's)."""
-        with self._lock:  # always: a chunk being read now must be waited for
+        with self.lock:  # always: a chunk being read now must be waited for
             if self.dirty:
                 self._lines = []
                 self._partial = b""
@@ -94,7 +87,7 @@ class MoveLog:
 
     def take(self) -> list[str]:
         """The lines since the last take or clear (a partial line too), and forget them."""
-        with self._lock:  # always: a chunk being read now must be waited for
+        with self.lock:  # always: a chunk being read now must be waited for
             if not self.dirty:
                 return []
             if self._partial:

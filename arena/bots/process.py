@@ -22,7 +22,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO, Any
 
 from arena.bots import owner
 from arena.bots.movelog import MoveLog
@@ -45,8 +45,9 @@ log = logging.getLogger(__name__)
 STDERR_CAP = 1 << 20
 #: Seconds between SIGTERM and SIGKILL when stopping a bot.
 TERM_GRACE_S = 0.2
-#: Seconds a reply waits at most for the bot's stderr written before it to be read.
-SETTLE_S = 0.005
+#: Chunks of a bot's stderr read at most after a reply (a bot that floods stderr leaves
+#: the rest to its reader thread).
+SETTLE_CHUNKS = 16
 #: While waiting for a reply, how often to check whether the bot has exited.
 EXIT_CHECK_S = 0.1
 _READ_CHUNK = 1 << 16
@@ -119,7 +120,7 @@ class BotProcess:
         self._out_fd = -1
         self._poll_in = select.poll()
         self._poll_out = select.poll()
-        self._poll_err = select.poll()
+        self._stderr: _Stderr | None = None
 
     # ------------------------------------------------------------------ life
 
@@ -182,13 +183,12 @@ class BotProcess:
         self._poll_out.register(self._in_fd, select.POLLOUT | select.POLLERR)
         self._buffer = bytearray()
         self._scanned = 0
-        self._poll_err = select.poll()
-        self._poll_err.register(self.proc.stderr.fileno(), select.POLLIN)
         self._stderr_start = _StderrStart()
         self.move_log = MoveLog()
+        self._stderr = _Stderr(self.proc.stderr, self.log_path, self._stderr_start, self.move_log)
         self._stderr_thread = threading.Thread(
             target=_drain,
-            args=(self.proc.stderr, self.log_path, self._stderr_start, self.move_log),
+            args=(self._stderr,),
             name=f"stderr-{self.spec.name}",
             daemon=True,
         )
@@ -260,15 +260,16 @@ class BotProcess:
     # ------------------------------------------------------------------ pipes
 
     def settle(self) -> None:
-        """Give the stderr reader the lines already written (after a reply, before taking
-        :attr:`move_log`): stderr is a pipe of its own, so what the bot wrote to it just
-        before its reply may still be unread. Waits at most :data:`SETTLE_S`, and not at
-        all when nothing is pending (one poll)."""
-        if self.proc is None:
+        """Read what the bot has written to stderr so far into :attr:`move_log` (after a
+        reply, before taking its lines; before a request, before clearing them). What it
+        wrote before its reply is in the pipe once the reply is read: reading the pipe to
+        its end (at most :data:`SETTLE_CHUNKS` chunks) finds it, with no waiting."""
+        pipe = self._stderr
+        if pipe is None:
             return
-        deadline = time.monotonic() + SETTLE_S
-        while self._poll_err.poll(0) and time.monotonic() < deadline:
-            time.sleep(0.0002)
+        for _ in range(SETTLE_CHUNKS):
+            if not pipe.pump():
+                return
 
     def send(self, data: bytes, deadline: float) -> None:
         """Write ``data`` whole before ``deadline`` (a time.monotonic() value).
@@ -391,37 +392,71 @@ class _StderrStart:
             self.text = (self.text + chunk.decode("utf-8", "replace"))[:300].strip()
 
 
-def _drain(stream: BinaryIO, path: Path | None, first: _StderrStart, moves: MoveLog) -> None:
-    """Copy a bot's stderr to ``path`` up to :data:`STDERR_CAP` bytes; drop the rest.
+class _Stderr:
+    """A bot's stderr pipe, read by its reader thread and by the player after each reply.
 
-    Reading goes on past the cap, so a bot flooding stderr never blocks.
-    Every chunk also goes to ``moves``, which keeps the lines of each move.
+    Each read takes the :class:`MoveLog`'s lock and keeps the chunk before
+    letting go (the move's lines, the start kept to explain a failed start,
+    and the log file up to :data:`STDERR_CAP` bytes; the rest is read and
+    dropped, so a bot flooding stderr never blocks): whoever finds the pipe
+    empty knows that all it held is kept.
     """
-    sink = open(path, "ab") if path is not None else None  # noqa: SIM115 - closed below
-    kept = 0
-    try:
+
+    def __init__(
+        self, stream: IO[bytes], path: Path | None, first: _StderrStart, moves: MoveLog
+    ) -> None:
         os.set_blocking(stream.fileno(), False)
-        ready = select.poll()
-        ready.register(stream.fileno(), select.POLLIN | select.POLLHUP | select.POLLERR)
+        self.stream = stream
+        self.sink = open(path, "ab") if path is not None else None  # noqa: SIM115 - close()
+        self.kept = 0
+        self.first = first
+        self.moves = moves
+
+    def pump(self) -> bytes | None:
+        """Read one chunk and keep it: the chunk, None when the pipe is empty, b"" at its end."""
+        with self.moves.lock:
+            reader: Any = self.stream  # non-blocking: read() gives None when the pipe is empty
+            try:
+                chunk: bytes | None = reader.read(_READ_CHUNK)
+            except (OSError, ValueError):  # closed under us by stop(): nothing more to read
+                return b""
+            if chunk:
+                self.moves.feed_locked(chunk)
+                self.first.feed(chunk)
+                self._log(chunk)
+            return chunk
+
+    def _log(self, chunk: bytes) -> None:
+        sink = self.sink
+        if sink is None or self.kept >= STDERR_CAP:
+            return
+        part = chunk[: STDERR_CAP - self.kept]
+        sink.write(part)
+        self.kept += len(part)
+        if self.kept >= STDERR_CAP:
+            sink.write(f"\n[arena: stderr capped at {STDERR_CAP} bytes]\n".encode())
+        sink.flush()
+
+    def close(self) -> None:
+        """Close the log file (under the lock: a last read may be writing to it)."""
+        with self.moves.lock:
+            if self.sink is not None:
+                self.sink.close()
+                self.sink = None
+
+
+def _drain(pipe: _Stderr) -> None:
+    """The reader thread: wait for bytes, read them, until every writer of the pipe is gone."""
+    ready = select.poll()
+    try:
+        ready.register(pipe.stream.fileno(), select.POLLIN | select.POLLHUP | select.POLLERR)
         while True:
             if not ready.poll(_STDERR_POLL_MS):
                 continue
-            chunk = moves.read(stream, _READ_CHUNK)  # read and kept at once: see MoveLog.read
-            if chunk is None:
-                continue
-            if not chunk:
-                break  # the end: every writer of the pipe is gone
-            first.feed(chunk)
-            if sink is None or kept >= STDERR_CAP:
-                continue
-            part = chunk[: STDERR_CAP - kept]
-            sink.write(part)
-            kept += len(part)
-            if kept >= STDERR_CAP:
-                sink.write(f"\n[arena: stderr capped at {STDERR_CAP} bytes]\n".encode())
-            sink.flush()
+            chunk = pipe.pump()
+            if chunk is not None and not chunk:
+                break  # the end (or the pipe closed by stop())
     except (OSError, ValueError):
         pass  # the pipe was closed under us by stop(): nothing more to drain
     finally:
-        if sink is not None:
-            sink.close()
+        pipe.close()

@@ -132,14 +132,14 @@ def run(
     choose_any = cast(Callable[..., Answer], choose)
 
     def send(message: Message) -> None:
-        out.write(json.dumps(message).encode() + b"\n")
+        out.write(json.dumps(message, allow_nan=False).encode() + b"\n")
         out.flush()
 
     def answer(request_id: Any, move: str, info: Any) -> None:
         reply: Message = {"type": "move", "id": request_id, "move": move}
         if info is not None:
-            try:
-                json.dumps(info)
+            try:  # not JSON: a set, an object, NaN or infinity (JSON has no such numbers)
+                json.dumps(info, allow_nan=False)
             except (TypeError, ValueError) as error:
                 log(f"arena_bot: info is not JSON ({error}); sending the move without it")
             else:
