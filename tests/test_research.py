@@ -235,3 +235,51 @@ def test_a_bad_bridge_target_is_one_line() -> None:
             command, capture_output=True, text=True, input="", timeout=60, check=False
         )
         assert done.returncode == 1 and message in done.stderr.strip(), done.stderr
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: f"{rules.players}p")
+def test_openspiels_random_simulation_checks_pass_under_every_rule_option(rules: Rules) -> None:
+    import pyspiel  # noqa: PLC0415 - registering the game is part of what is tested
+
+    import arena.research.openspiel_game  # noqa: F401, PLC0415 - registers knockout_whist
+
+    game = pyspiel.load_game("knockout_whist", rules.to_dict())
+    pyspiel.random_sim_test(game, num_sims=8, serialize=True, verbose=False)
+
+
+def test_every_random_event_is_a_chance_node() -> None:
+    """Cuts, deals, redeals after no_picture and random tie-breaks: every card drawn is a
+    chance outcome, and what chance draws is what the engine deals."""
+    import pyspiel  # noqa: PLC0415
+
+    import arena.research.openspiel_game  # noqa: F401, PLC0415
+
+    purposes: set[str] = set()
+    redealt = False
+    for tie_break in ("cut", "random"):
+        game = pyspiel.load_game(
+            "knockout_whist", {"players": 4, "no_picture": True, "rainbow": True,
+                               "tie_break": tie_break},
+        )  # fmt: skip
+        rng = random.Random(tie_break)
+        for _ in range(30):
+            state = game.new_initial_state()
+            chance = 0
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+                    assert abs(sum(weights) - 1.0) < 1e-9
+                    state.apply_action(rng.choice(outcomes))
+                    chance += 1
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
+            purposes |= {purpose for purpose, _ in state.decks.drawn}
+            deals = [r for r in state.engine.log if r["type"] == "deal"]
+            redealt |= len({r["hand"] for r in deals}) < len(deals)
+            first = deals[0]
+            dealt = sum(len(cards) for cards in first["hands"]) + 1  # and the turned-up card
+            assert len(state.decks.drawn[("deal", 1)]) == dealt
+            assert chance == sum(len(cards) for cards in state.decks.drawn.values())
+            assert abs(sum(state.returns())) < 1e-9
+    assert purposes == {"cut", "deal", "tie"}, purposes
+    assert redealt, "a no_picture hand was dealt again"

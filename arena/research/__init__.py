@@ -6,7 +6,9 @@ install never imports this package.
 - :func:`pettingzoo_env`: the AEC environment (:mod:`arena.research.aec`);
 - :func:`gym_env`: one seat against arena players (:mod:`arena.research.gym`);
 - :mod:`arena.research.encode`: observations and action numbers, the same
-  for every environment and for :mod:`arena.bridge`.
+  for every environment and for :mod:`arena.bridge`;
+- :mod:`arena.research.openspiel_game`: importing it registers the OpenSpiel
+  game ``knockout_whist``.
 
 The environments' libraries are imported when an environment is made, so
 that the bridge (which needs only the encoding) starts quickly.
