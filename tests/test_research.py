@@ -283,3 +283,34 @@ def test_every_random_event_is_a_chance_node() -> None:
             assert abs(sum(state.returns())) < 1e-9
     assert purposes == {"cut", "deal", "tie"}, purposes
     assert redealt, "a no_picture hand was dealt again"
+
+
+def test_a_resampled_state_is_one_the_seat_cannot_tell_apart() -> None:
+    """For IS-MCTS: the seat's information state is the same, its own cards are kept, the
+    others' hidden cards are dealt again (their counts kept), and the game plays on."""
+    import pyspiel  # noqa: PLC0415
+
+    import arena.research.openspiel_game  # noqa: F401, PLC0415
+
+    game = pyspiel.load_game("knockout_whist", {"players": 4, "blind_dog": True})
+    rng = random.Random(3)
+    moved = 0
+    for _ in range(6):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([card for card, _ in state.chance_outcomes()]))
+                continue
+            me = state.current_player()
+            before = [list(hand) for hand in state.engine.hands]
+            other = state.resample_from_infostate(me, rng.random)
+            assert state.engine.hands == before, "the state resampled is left as it was"
+            assert other.information_state_string(me) == state.information_state_string(me)
+            assert other.legal_actions() == state.legal_actions()
+            sizes = [len(hand) for hand in state.engine.hands]
+            assert [len(hand) for hand in other.engine.hands] == sizes
+            moved += other.engine.hands != state.engine.hands
+            action = rng.choice(state.legal_actions())
+            other.apply_action(action)  # the resampled game plays on
+            state.apply_action(action)
+    assert moved > 50, "the hidden cards were dealt again"

@@ -31,7 +31,7 @@ import numpy as np
 import pyspiel
 
 from arena.game import GameState, Rules, hand_start, request_state
-from arena.game.cards import CARD_TEXT
+from arena.game.cards import CARD_INDEX, CARD_TEXT
 from arena.game.decks import DECK_SIZE
 from arena.game.rules import OPTION_NAMES
 from arena.match.stats import seat_scores
@@ -136,7 +136,11 @@ class KnockoutWhistState(pyspiel.State):  # type: ignore[misc]
             if self.engine is None:
                 self.engine = GameState(self.rules, self.decks, game_id="openspiel")
             elif self.waiting is not None:
-                trial = self.engine.copy(record=True)  # its log: what each seat saw
+                # A copy, never the engine itself: clones of this state share it (OpenSpiel
+                # deep-copies a state, and the engine's copy is itself). Its log is what each
+                # seat saw; its decks this state's own.
+                trial = self.engine.copy(record=True)
+                trial.decks = self.decks
                 trial.apply(self.waiting)
                 self.engine = trial
             self.waiting = None
@@ -190,6 +194,46 @@ class KnockoutWhistState(pyspiel.State):  # type: ignore[misc]
             return [0.0] * self.rules.players
         assert self.engine is not None and self.engine.placements is not None
         return [score - 0.5 for score in seat_scores(self.engine.placements)]
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
+        """A state ``player_id`` cannot tell from this one: the cards it has not seen dealt
+        again among the seats that hold them (each keeping its count), for IS-MCTS.
+
+        Uniform over those deals: it ignores what play revealed (a seat that did not
+        follow suit holds none of it), so some deals it gives are ones the seat could rule
+        out.
+        """
+        clone = self.clone()
+        if clone.engine is None or clone.need is not None:
+            return clone
+        engine = clone.engine = clone.engine.copy(record=True)  # shared: changed only as a copy
+        engine.decks = clone.decks
+        blind = engine.statuses[player_id] == "dog" and engine.blind[player_id]
+        public = set(engine.dog_cards.values())
+        holders = [
+            seat
+            for seat in range(engine.n)
+            if (seat != player_id or blind) and any(c not in public for c in engine.hands[seat])
+        ]
+        hidden = [c for seat in holders for c in engine.hands[seat] if c not in public]
+        for index in range(len(hidden) - 1, 0, -1):  # Fisher-Yates with the sampler's numbers
+            other = min(int(probability_sampler() * (index + 1)), index)
+            hidden[index], hidden[other] = hidden[other], hidden[index]
+        for seat in holders:
+            kept = [c for c in engine.hands[seat] if c in public]
+            count = len(engine.hands[seat]) - len(kept)
+            engine.hands[seat] = sorted(kept + hidden[:count], key=CARD_INDEX.__getitem__)
+            hidden = hidden[count:]
+        # The hand's deal record too: each seat's information state shows its dealt cards,
+        # which are now what it holds and what it has played of them.
+        at = max(i for i, record in enumerate(engine.log) if record["type"] == "deal")
+        deal = engine.log[at]
+        hands = [list(cards) for cards in deal["hands"]]
+        for seat in holders:
+            played = [card for who, card in engine.played if who == seat]
+            hands[seat] = sorted(engine.hands[seat] + played, key=CARD_INDEX.__getitem__)
+        engine.log[at] = {**deal, "hands": hands}
+        return clone
 
     def seen(self, seat: int) -> list[JSON]:
         """Every record of the game ``seat`` saw, as it saw them (a deal as its hand_start)."""
