@@ -314,3 +314,44 @@ def test_a_resampled_state_is_one_the_seat_cannot_tell_apart() -> None:
             other.apply_action(action)  # the resampled game plays on
             state.apply_action(action)
     assert moved > 50, "the hidden cards were dealt again"
+
+
+def test_a_seeded_gym_episode_deals_what_arena_play_deals(tmp_path: Path) -> None:
+    """Seat 1 learning against two C random bots, seeded: the game arena play plays with
+    the same seed, seating and moves (the learner's moves replayed by a recording)."""
+    env = gym_env(players=3, seat=1, opponents=[C_BOT, C_BOT])
+    try:
+        observation, _ = env.reset(seed=13)
+        done = False
+        while not done:
+            observation, _, done, _, info = env.step(int(np.flatnonzero(
+                observation["action_mask"])[0]))  # fmt: skip
+        played = info["game"]
+    finally:
+        env.close()
+    assert played == "play-13"
+    path = tmp_path / "g.jsonl"
+    first = f"first={sys.executable} {ROOT / 'tests/bots/recorder.py'} {tmp_path / 'log.txt'}"
+    code, output = run_cli("play", C_BOT, first, C_BOT, "--seed", "13", "--replay", str(path),
+                           "--quiet", "--no-sandbox")  # fmt: skip
+    assert code == 0, output
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    # The recorder plays the first legal move of the protocol's canonical order ("pass"
+    # before "declare", "knock" and "blind" before cards): so does the learner now.
+    env = gym_env(players=3, seat=1, opponents=[C_BOT, C_BOT])
+    try:
+        observation, _ = env.reset(seed=13)
+        moves = []
+        done = False
+        while not done:
+            legal = set(np.flatnonzero(observation["action_mask"]).tolist())
+            first = [
+                ACTION_OF[word] for word in ("pass", "knock", "blind") if ACTION_OF[word] in legal
+            ]
+            action = first[0] if first else min(legal)
+            moves.append(move_of(action))
+            observation, _, done, _, info = env.step(action)
+    finally:
+        env.close()
+    assert moves == [r["move"] for r in records if r["type"] == "move" and r["seat"] == 1]
+    assert info["placement"] == records[-1]["placements"][1]
