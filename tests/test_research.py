@@ -345,10 +345,8 @@ def test_a_seeded_gym_episode_deals_what_arena_play_deals(tmp_path: Path) -> Non
         done = False
         while not done:
             legal = set(np.flatnonzero(observation["action_mask"]).tolist())
-            first = [
-                ACTION_OF[word] for word in ("pass", "knock", "blind") if ACTION_OF[word] in legal
-            ]
-            action = first[0] if first else min(legal)
+            spoken = [ACTION_OF[w] for w in ("pass", "knock", "blind") if ACTION_OF[w] in legal]
+            action = spoken[0] if spoken else min(legal)
             moves.append(move_of(action))
             observation, _, done, _, info = env.step(action)
     finally:
