@@ -28,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
-from arena.research.encode import action_mask, encode, move_of
+from arena.research.encode import move_of, observation_of
 
 JSON = dict[str, Any]
 Policy = Callable[[dict[str, Any]], Any]
@@ -56,14 +56,6 @@ def load_policy(target: str) -> Policy:
     if not callable(policy):
         raise SystemExit(f"arena.bridge: {path} has no callable {name!r}")
     return policy  # type: ignore[no-any-return]
-
-
-def observation_of(request: JSON, players: int) -> dict[str, Any]:
-    """What the policy is given for a ``request``: the environments' observation of it."""
-    return {
-        "observation": encode(request["state"], players, request["action"]),
-        "action_mask": action_mask(request["legal"]),
-    }
 
 
 def serve(policy: Policy, name: str, stdin: IO[str], stdout: IO[str]) -> None:

@@ -31,7 +31,7 @@ from arena.checkbot import check_bot
 from arena.errors import ArenaError, UsageProblem
 from arena.files import check_makeable
 from arena.game.rules import OPTION_NAMES, Rules, rules_from
-from arena.human.seats import HumanSeat, People, check_people, default_replay, parse_seats
+from arena.human.seats import HumanSeat, check_people, default_replay, parse_seats
 from arena.match.result import MatchTest, match_result
 from arena.match.schedule import DEAL_SETS_PER_ROUND, MatchDesign
 from arena.match.settings import DEFAULT_MAX_GAMES, DEFAULT_PLAYERS, MatchFlags, resolve_match
@@ -324,6 +324,8 @@ def play(
     for spec in specs:
         domain(partial(build_bot, spec))
     layers = list(sandbox.layers) if sandbox is not None else []
+    if people:  # the terminal's and the web server's code, only for a person at the table
+        from arena.human.table import People  # noqa: PLC0415
     table = (
         domain(
             lambda: People(

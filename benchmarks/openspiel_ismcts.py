@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import time
 from multiprocessing import Pool
@@ -29,6 +28,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 from search_ab import BOTS, load  # beside this file
+from strength import wilson
 
 import arena.research.openspiel_game  # noqa: F401 - registers knockout_whist
 from arena.game import request_state
@@ -69,16 +69,6 @@ def play(game_number: int) -> tuple[int, int, float]:
             move = opponent.choose(view, list(pending.legal), request)
             state.apply_action(ACTION_OF[move])
     return seat, int(state.engine.placements[seat]), time.perf_counter() - started
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson interval of a win rate."""
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - spread, centre + spread
 
 
 def main() -> None:

@@ -16,8 +16,9 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from distributed import Client, LocalCluster
@@ -431,6 +432,38 @@ def test_a_config_file_can_name_the_cluster(tmp_path: Path) -> None:
     assert "Done: 6/6 games" in output
 
 
+def on_thread_workers(
+    bots: list[str],
+    players: int,
+    deals: int,
+    seed: int,
+    folder: Path,
+    *,
+    workers: int,
+    notice: Callable[[str], None] = lambda text: None,
+) -> Any:
+    """A tournament of ``bots`` on a local cluster whose workers are threads of this
+    process (so that a test can make their view of the folder fail): its outcome."""
+    local = LocalCluster(n_workers=workers, threads_per_worker=1, processes=False,
+                         dashboard_address=None, silence_logs=40)  # fmt: skip
+    executor = cluster_module.DaskExecutor(Client(local), local, notice=notice)
+    try:
+        event = Tournament(
+            bots=tuple(parse_bots(bots)),
+            players=players,
+            deals=deals,
+            seed=seed,
+            rules=Rules(players=players),
+            limits=Limits(),
+        )
+        store = arena.tournament.runner.open_store(event, folder, None)
+        outcome = arena.tournament.runner.run(event, store, sandbox=None, executor=executor)
+        store.close()
+    finally:
+        executor.close()
+    return outcome
+
+
 def test_workers_that_cannot_see_the_results_folder_send_the_replays_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -461,25 +494,9 @@ def test_workers_that_cannot_see_the_results_folder_send_the_replays_back(
         save(folder, finished, lines)
 
     monkeypatch.setattr(cluster_module, "save_replay", saved)
-    local = LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                         dashboard_address=None, silence_logs=40)  # fmt: skip
     notices: list[str] = []
-    executor = cluster_module.DaskExecutor(Client(local), local, notice=notices.append)
-    try:
-        event = Tournament(
-            bots=tuple(parse_bots(BOTS[1::2])),
-            players=3,
-            deals=2,
-            seed=21,
-            rules=Rules(players=3),
-            limits=Limits(),
-        )
-        folder = tmp_path / "dask"
-        store = arena.tournament.runner.open_store(event, folder, None)
-        outcome = arena.tournament.runner.run(event, store, sandbox=None, executor=executor)
-        store.close()
-    finally:
-        executor.close()
+    folder = tmp_path / "dask"
+    outcome = on_thread_workers(BOTS[1::2], 3, 2, 21, folder, workers=2, notice=notices.append)
     assert outcome.played == 24
     assert written == [True] * 24, "the coordinator wrote every replay the workers sent back"
     assert any("cannot see the results folder" in notice for notice in notices), notices
@@ -494,24 +511,8 @@ def test_a_workers_games_bring_their_stderr_lines_back_with_their_replays(
     the lines its bots wrote while deciding each move (they travel in the replay)."""
     monkeypatch.setattr(cluster_module, "_log_dir", lambda folder, token: tmp_path / "elsewhere")
     thinking = f"thinking={sys.executable} {ROOT / 'tests/bots/thinking.py'} stderr"
-    local = LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                         dashboard_address=None, silence_logs=40)  # fmt: skip
-    executor = cluster_module.DaskExecutor(Client(local), local, notice=lambda text: None)
-    try:
-        event = Tournament(
-            bots=tuple(parse_bots([thinking, BOTS[1]])),
-            players=2,
-            deals=1,
-            seed=3,
-            rules=Rules(players=2),
-            limits=Limits(),
-        )
-        folder = tmp_path / "dask"
-        store = arena.tournament.runner.open_store(event, folder, None)
-        outcome = arena.tournament.runner.run(event, store, sandbox=None, executor=executor)
-        store.close()
-    finally:
-        executor.close()
+    folder = tmp_path / "dask"
+    outcome = on_thread_workers([thinking, BOTS[1]], 2, 1, 3, folder, workers=1)
     assert outcome.played == 2
     for path in sorted((folder / "replays").glob("*.jsonl")):
         records = [json.loads(line) for line in path.read_text().splitlines()]

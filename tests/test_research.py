@@ -18,12 +18,18 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, render_test, seed_test
 
-from arena.bridge import observation_of
 from arena.game import Rules, request_state
 from arena.players import ScriptedPlayer
 from arena.referee import play_game
 from arena.research import gym_env, pettingzoo_env
-from arena.research.encode import ACTION_OF, ACTIONS, encode, move_of, observation_size
+from arena.research.encode import (
+    ACTION_OF,
+    ACTIONS,
+    encode,
+    move_of,
+    observation_of,
+    observation_size,
+)
 from tests.engine_digest import RULE_SETS
 from tests.test_tournament import C_BOT, run_cli
 

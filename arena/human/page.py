@@ -7,8 +7,6 @@ and ``table.js``, which draws the seat's view and sends clicks.
 
 from __future__ import annotations
 
-from importlib import resources
-
 from arena.report.html import page
 from arena.report.replay_view import VIEWER_CSS, VIEWER_HTML, asset
 
@@ -76,11 +74,7 @@ def table_page(name: str) -> str:
     """The page of the person playing as ``name``."""
     body = (
         f"<style>{TABLE_CSS}{VIEWER_CSS}</style>\n{TABLE_HTML}\n{VIEWER_HTML}\n"
-        f"<script>{asset('viewer.js')}</script>\n<script>{table_script()}</script>"
+        f"<script>{asset('viewer.js')}</script>\n"
+        f"<script>{asset('table.js', 'arena.human')}</script>"
     )
     return page(f"Knockout Whist: {name} at the table", body, subtitle="arena play")
-
-
-def table_script() -> str:
-    """The page's own script, shipped beside this module."""
-    return (resources.files("arena.human") / "table.js").read_text(encoding="utf-8")

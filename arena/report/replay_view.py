@@ -65,9 +65,9 @@ VIEWER_HTML = (
 )
 
 
-def asset(name: str) -> str:
-    """A script that ships inside the package, beside this module."""
-    return (resources.files("arena.report") / name).read_text(encoding="utf-8")
+def asset(name: str, package: str = "arena.report") -> str:
+    """A script that ships inside the package: beside this module, or in ``package``."""
+    return (resources.files(package) / name).read_text(encoding="utf-8")
 
 
 def pack(replay: str) -> str:

@@ -5,9 +5,9 @@ whose ``pending`` decision says whose turn it is and what is legal. An agent's
 observation is its seat's information set (:mod:`arena.research.encode`),
 with an action mask over the fixed action space. Knocked-out players simply
 are not asked again; every agent's episode ends with the game, each
-rewarded by its place: the seat score of :func:`arena.match.stats.seat_scores`
-((K - place) / (K - 1), shared places sharing the mean) minus 1/2, so the
-rewards of a game sum to zero.
+rewarded by its place (:func:`arena.research.encode.rewards`: the seat
+score (K - place) / (K - 1), shared places sharing the mean, minus 1/2, so
+the rewards of a game sum to zero).
 
 A seeded reset deals what ``arena play --seed`` deals with the same seating:
 the game's seed is the one given (and, after that, drawn from a generator
@@ -25,9 +25,15 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from arena.game import GameState, Rules, request_state
-from arena.match.stats import seat_scores
 from arena.report.narrate import Narrator
-from arena.research.encode import ACTIONS, action_mask, encode, move_of, observation_size
+from arena.research.encode import (
+    ACTIONS,
+    action_mask,
+    encode,
+    move_of,
+    observation_size,
+    rewards,
+)
 
 JSON = dict[str, Any]
 Observation = dict[str, npt.NDArray[Any]]
@@ -146,9 +152,9 @@ class KnockoutWhistEnv(AECEnv):  # type: ignore[misc]  # PettingZoo's base is un
         if game.pending is None:
             placements = game.placements
             assert placements is not None
-            for seat, score in enumerate(seat_scores(placements)):
+            for seat, reward in enumerate(rewards(placements)):
                 name = self.possible_agents[seat]
-                self.rewards[name] = score - 0.5
+                self.rewards[name] = reward
                 self.terminations[name] = True
                 self.infos[name] = {"placement": placements[seat]}
             self._accumulate_rewards()

@@ -15,12 +15,14 @@ the 52 cards (in the engine's order: rank 2..A, then suit C, H, D, S), then
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from arena.game.cards import CARD_INDEX, CARD_TEXT, SUIT_CHARS
+from arena.match.stats import seat_scores
 
 JSON = dict[str, Any]
 
@@ -139,3 +141,17 @@ def move_of(action: int) -> str:
     if not 0 <= action < ACTIONS:
         raise IndexError(f"action {action} is outside 0..{ACTIONS - 1}")
     return MOVES[action]
+
+
+def observation_of(request: JSON, players: int) -> dict[str, Any]:
+    """A request as an agent is given it: its state's observation and its action mask."""
+    return {
+        "observation": encode(request["state"], players, request["action"]),
+        "action_mask": action_mask(request["legal"]),
+    }
+
+
+def rewards(placements: Sequence[int]) -> list[float]:
+    """Each seat's reward for a game's ``placements``: its place score (K - place) / (K - 1),
+    shared places sharing their mean, minus 1/2, so that a game's rewards sum to zero."""
+    return [score - 0.5 for score in seat_scores(placements)]

@@ -27,11 +27,17 @@ from arena.bots.player import ProcessPlayer
 from arena.bots.spec import build_bot, parse_bot
 from arena.errors import BotFault, FaultKind
 from arena.game import Rules
-from arena.match.stats import seat_scores
 from arena.players import RandomPlayer
 from arena.protocol import Limits
 from arena.referee import GameResult, Player, play_game
-from arena.research.encode import ACTIONS, action_mask, encode, move_of, observation_size
+from arena.research.encode import (
+    ACTIONS,
+    action_mask,
+    move_of,
+    observation_of,
+    observation_size,
+    rewards,
+)
 
 JSON = dict[str, Any]
 Observation = dict[str, npt.NDArray[Any]]
@@ -185,16 +191,10 @@ class KnockoutWhistGym(gymnasium.Env):
         self._request = request
         n = self.rules.players
         if request is not None:
-            state = request["state"]
-            seen: Observation = {
-                "observation": encode(state, n, request["action"]),
-                "action_mask": action_mask(request["legal"]),
-            }
-            return seen, 0.0, False, {"action": request["action"]}
+            return observation_of(request, n), 0.0, False, {"action": request["action"]}
         result = self._learner.result
         if result is None:
             raise RuntimeError("the referee stopped without a result: see its error above")
-        score = seat_scores(list(result.placements))[self.seat]
         observation: Observation = {
             "observation": np.zeros(observation_size(n), dtype=np.float32),
             "action_mask": action_mask(None),
@@ -203,7 +203,7 @@ class KnockoutWhistGym(gymnasium.Env):
         fault = result.faults.get(self.seat)
         if fault is not None:
             info["fault"] = f"{fault.kind.value}: {fault.detail}"
-        return observation, score - 0.5, True, info
+        return observation, rewards(result.placements)[self.seat], True, info
 
     def _stop(self) -> None:
         """End a game still in progress: the learner's seat faults, the game plays out."""

@@ -34,8 +34,7 @@ from arena.game import GameState, Rules, hand_start, request_state
 from arena.game.cards import CARD_INDEX, CARD_TEXT
 from arena.game.decks import DECK_SIZE
 from arena.game.rules import OPTION_NAMES
-from arena.match.stats import seat_scores
-from arena.research.encode import ACTION_OF, ACTIONS, MOVES, encode, observation_size
+from arena.research.encode import ACTION_OF, ACTIONS, MOVES, encode, observation_size, rewards
 
 JSON = dict[str, Any]
 
@@ -193,7 +192,7 @@ class KnockoutWhistState(pyspiel.State):  # type: ignore[misc]
         if not self.is_terminal():
             return [0.0] * self.rules.players
         assert self.engine is not None and self.engine.placements is not None
-        return [score - 0.5 for score in seat_scores(self.engine.placements)]
+        return rewards(self.engine.placements)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
         """A state ``player_id`` cannot tell from this one: the cards it has not seen dealt

@@ -5,26 +5,28 @@ answers (a person's Ctrl-C can land while it thinks), then play on fast.
 Always the first legal move.
 """
 
-import json
 import sys
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # mypy reads the tests as packages
+    from tests.bots.botloop import Message, serve
+else:  # run as a script, beside botloop.py (a sandboxed bot reads only its own folder)
+    from botloop import Message, serve
 
 
 def main() -> None:
     seconds, count = float(sys.argv[1]), int(sys.argv[2])
     answered = 0
-    for line in sys.stdin:
-        message = json.loads(line)
-        if message["type"] == "hello":
-            print(json.dumps({"type": "ready", "name": "slow"}), flush=True)
-        elif message["type"] == "bye":
-            return
-        elif message["type"] == "request":
-            if answered < count:
-                time.sleep(seconds)
-            answered += 1
-            reply = {"type": "move", "id": message["id"], "move": message["legal"][0]}
-            print(json.dumps(reply), flush=True)
+
+    def answer(request: Message) -> Message:
+        nonlocal answered
+        if answered < count:
+            time.sleep(seconds)
+        answered += 1
+        return {"type": "move", "id": request["id"], "move": request["legal"][0]}
+
+    serve(answer, "slow")
 
 
 if __name__ == "__main__":

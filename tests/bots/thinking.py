@@ -9,53 +9,47 @@ two lines to stderr before each answer, one of them holding ``</script>``;
 with ``flood``, a hundred lines of a hundred characters before each.
 """
 
-import json
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # mypy reads the tests as packages
+    from tests.bots.botloop import Message, compact, serve
+else:  # run as a script, beside botloop.py (a sandboxed bot reads only its own folder)
+    from botloop import Message, compact, serve
 
 MAX_LINE = 1 << 20
-
-
-def compact(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"))
 
 
 def main() -> None:
     chatty = sys.argv[1:] == ["stderr"]
     flood = sys.argv[1:] == ["flood"]
     requests = 0
-    for line in sys.stdin:
-        message = json.loads(line)
-        kind = message["type"]
-        if kind == "hello":
-            print(compact({"type": "ready", "name": "thinking"}), flush=True)
-        elif kind == "bye":
-            return
-        elif kind == "request":
-            requests += 1
-            answer: dict[str, object] = {
-                "type": "move",
-                "id": message["id"],
-                "move": message["legal"][0],
-            }
-            if requests == 2:
-                answer["info"] = "x" * 4094
-            elif requests == 3:
-                answer["info"] = "x" * 4095
-            elif requests == 4:
-                answer["info"] = ""
-                answer["info"] = "x" * (MAX_LINE - len(compact(answer)))
-            elif requests == 5:
-                answer["info"] = None
-            elif requests > 5:
-                answer["info"] = {"n": requests, "line": message["legal"][:2]}
-            if chatty:
-                print(f"request {requests}: thinking about {message['legal']}", file=sys.stderr)
-                print(f"</script><b>{requests}</b>", file=sys.stderr, flush=True)
-            if flood:
-                for line in range(100):
-                    print(f"{requests:04d}/{line:02d} " + "z" * 92, file=sys.stderr)
-                sys.stderr.flush()
-            print(compact(answer), flush=True)
+
+    def answer(request: Message) -> Message:
+        nonlocal requests
+        requests += 1
+        reply: Message = {"type": "move", "id": request["id"], "move": request["legal"][0]}
+        if requests == 2:
+            reply["info"] = "x" * 4094
+        elif requests == 3:
+            reply["info"] = "x" * 4095
+        elif requests == 4:
+            reply["info"] = ""
+            reply["info"] = "x" * (MAX_LINE - len(compact(reply)))
+        elif requests == 5:
+            reply["info"] = None
+        elif requests > 5:
+            reply["info"] = {"n": requests, "line": request["legal"][:2]}
+        if chatty:
+            print(f"request {requests}: thinking about {request['legal']}", file=sys.stderr)
+            print(f"</script><b>{requests}</b>", file=sys.stderr, flush=True)
+        if flood:
+            for line in range(100):
+                print(f"{requests:04d}/{line:02d} " + "z" * 92, file=sys.stderr)
+            sys.stderr.flush()
+        return reply
+
+    serve(answer, "thinking")
 
 
 if __name__ == "__main__":

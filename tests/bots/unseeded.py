@@ -1,23 +1,19 @@
 """A random bot that does NOT seed itself from the game id and seat: asked again, it differs."""
 
-import json
 import random
-import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # mypy reads the tests as packages
+    from tests.bots.botloop import Message, serve
+else:  # run as a script, beside botloop.py (a sandboxed bot reads only its own folder)
+    from botloop import Message, serve
 
 RNG = random.SystemRandom()
 
 
-def main() -> None:
-    for line in sys.stdin:
-        message = json.loads(line)
-        if message["type"] == "hello":
-            print(json.dumps({"type": "ready", "name": "unseeded"}), flush=True)
-        elif message["type"] == "bye":
-            return
-        elif message["type"] == "request":
-            move = RNG.choice(message["legal"])
-            print(json.dumps({"type": "move", "id": message["id"], "move": move}), flush=True)
+def answer(request: Message) -> Message:
+    return {"type": "move", "id": request["id"], "move": RNG.choice(request["legal"])}
 
 
 if __name__ == "__main__":
-    main()
+    serve(answer, "unseeded")
