@@ -107,7 +107,7 @@ class ProcessPlayer:
         start = _monotonic()
         deadline = start + timeout_s
         moves = process.move_log
-        process.settle()
+        process.settle(before_request=True)
         moves.clear()  # what it wrote before this request is no part of this move
         process.send(b"".join(queue), deadline)
         raw = process.read_line(deadline)

@@ -259,13 +259,16 @@ class BotProcess:
 
     # ------------------------------------------------------------------ pipes
 
-    def settle(self) -> None:
+    def settle(self, *, before_request: bool = False) -> None:
         """Read what the bot has written to stderr so far into :attr:`move_log` (after a
         reply, before taking its lines; before a request, before clearing them). What it
         wrote before its reply is in the pipe once the reply is read: reading the pipe to
-        its end (at most :data:`SETTLE_CHUNKS` chunks) finds it, with no waiting."""
+        its end (at most :data:`SETTLE_CHUNKS` chunks) finds it, with no waiting.
+
+        Before a request, a bot that has never written to stderr has nothing to clear:
+        the read (a system call a decision) is left out for it."""
         pipe = self._stderr
-        if pipe is None:
+        if pipe is None or (before_request and not pipe.written):
             return
         for _ in range(SETTLE_CHUNKS):
             if not pipe.pump():
@@ -411,6 +414,8 @@ class _Stderr:
         self.kept = 0
         self.first = first
         self.moves = moves
+        #: Whether the bot has written anything to stderr yet (most bots never do).
+        self.written = False
 
     def pump(self) -> bytes | None:
         """Read one chunk and keep it: the chunk, None when the pipe is empty, b"" at its end."""
@@ -421,6 +426,7 @@ class _Stderr:
             except (OSError, ValueError):  # closed under us by stop(): nothing more to read
                 return b""
             if chunk:
+                self.written = True
                 self.moves.feed_locked(chunk)
                 self.first.feed(chunk)
                 self._log(chunk)
