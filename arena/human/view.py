@@ -53,8 +53,6 @@ class SeatView:
         #: Why this seat was stopped, if it was (the referee's ``error``).
         self.stopped: str | None = None
         self.log: deque[str] = deque(maxlen=LOG_LINES)
-        #: Messages taken so far: the page asks for what is newer than the count it has.
-        self.version = 0
         self._narrator = Narrator([])
 
     def update(self, message: JSON) -> list[str]:
@@ -90,7 +88,6 @@ class SeatView:
         elif kind == "error":
             self.stopped = str(message.get("message", ""))
         self.log.extend(lines)
-        self.version += 1
         return lines
 
     @property
