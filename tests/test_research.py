@@ -291,14 +291,44 @@ def test_every_random_event_is_a_chance_node() -> None:
     assert redealt, "a no_picture hand was dealt again"
 
 
-def test_a_resampled_state_is_one_the_seat_cannot_tell_apart() -> None:
+def fits_the_play(engine: object, hands: list[list[str]]) -> bool:
+    """Whether every card of the current hand was a legal play had ``hands`` (with what each
+    seat played after) been the seats' hands: the test's own account of what play shows."""
+    from arena.game.cards import CARD_SUIT  # noqa: PLC0415
+
+    tricks = [cards for _, cards, _ in engine.history] + [engine.trick]
+    played = [pair for cards in tricks for pair in cards]
+    trump, broken = engine.trump, not engine.rules.trumps_broken
+    for cards in tricks:
+        for turn, (seat, card) in enumerate(cards):
+            later = [c for i, (s, c) in enumerate(played) if s == seat and i >= played.index(
+                (seat, card))]  # fmt: skip
+            held = [CARD_SUIT[c] for c in hands[seat] + later]
+            if engine.statuses[seat] != "active":
+                continue
+            led = CARD_SUIT[cards[0][1]]
+            if turn and CARD_SUIT[card] != led and led in held:
+                return False
+            if not turn and not broken and CARD_SUIT[card] == trump and set(held) != {trump}:
+                return False
+        broken = broken or any(CARD_SUIT[card] == trump for _, card in cards)
+    return True
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"players": 4, "blind_dog": True}, {"players": 5, "trumps_broken": True, "upside_dog": True}],
+    ids=["4p-blind", "5p-trumps_broken"],
+)
+def test_a_resampled_state_is_one_the_seat_cannot_tell_apart(options: dict[str, object]) -> None:
     """For IS-MCTS: the seat's information state is the same, its own cards are kept, the
-    others' hidden cards are dealt again (their counts kept), and the game plays on."""
+    others' hidden cards are dealt again (their counts kept, and no suit a seat showed it
+    lacks), and the game plays on."""
     import pyspiel  # noqa: PLC0415
 
     import arena.research.openspiel_game  # noqa: F401, PLC0415
 
-    game = pyspiel.load_game("knockout_whist", {"players": 4, "blind_dog": True})
+    game = pyspiel.load_game("knockout_whist", options)
     rng = random.Random(3)
     moved = 0
     for _ in range(6):
@@ -312,14 +342,68 @@ def test_a_resampled_state_is_one_the_seat_cannot_tell_apart() -> None:
             other = state.resample_from_infostate(me, rng.random)
             assert state.engine.hands == before, "the state resampled is left as it was"
             assert other.information_state_string(me) == state.information_state_string(me)
+            assert other.information_state_tensor(me) == state.information_state_tensor(me)
             assert other.legal_actions() == state.legal_actions()
             sizes = [len(hand) for hand in state.engine.hands]
             assert [len(hand) for hand in other.engine.hands] == sizes
+            assert fits_the_play(state.engine, other.engine.hands), other.engine.hands
             moved += other.engine.hands != state.engine.hands
             action = rng.choice(state.legal_actions())
             other.apply_action(action)  # the resampled game plays on
             state.apply_action(action)
     assert moved > 50, "the hidden cards were dealt again"
+
+
+def test_hidden_cards_are_dealt_uniformly_over_the_deals_that_fit() -> None:
+    from arena.research.openspiel_game import deal_fitting  # noqa: PLC0415
+
+    rng = random.Random(7)
+    # The second seat lacks hearts: it holds 2C or 3C, each as likely.
+    seen = [deal_fitting(["2C", "3C", "2H"], [set(), {1}], [2, 1], rng.random)[1][0]
+            for _ in range(4000)]  # fmt: skip
+    assert set(seen) == {"2C", "3C"}
+    assert 0.45 < seen.count("2C") / len(seen) < 0.55
+    # One deal fits in C(26, 13): the shuffles give up and the cards are matched to seats.
+    hearts = [f"{r}H" for r in "23456789TJQKA"]
+    spades = [f"{r}S" for r in "23456789TJQKA"]
+    first, second = deal_fitting(hearts + spades, [{1}, {3}], [13, 13], rng.random)
+    assert sorted(first) == sorted(spades) and sorted(second) == sorted(hearts)
+
+
+def played_on(state: object) -> object:
+    """``state`` past its chance nodes, drawing the lowest card each time (so that two
+    states drawn on alike draw the same cards)."""
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    return state
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: f"{rules.players}p")
+def test_the_information_state_tensor_tells_apart_what_the_seat_can(rules: Rules) -> None:
+    """Perfect recall: after each move a seat could make, every seat's information state
+    tensor is the same for two of them exactly when its information state string is."""
+    import pyspiel  # noqa: PLC0415
+
+    import arena.research.openspiel_game  # noqa: F401, PLC0415
+
+    game = pyspiel.load_game("knockout_whist", rules.to_dict())
+    rng = random.Random(11)
+    pairs = 0
+    for _ in range(3):
+        state = played_on(game.new_initial_state())
+        while not state.is_terminal():
+            children = [played_on(state.child(a)) for a in state.legal_actions()]
+            for seat in range(rules.players):
+                strings = [child.information_state_string(seat) for child in children]
+                tensors = [bytes(np.asarray(child.information_state_tensor(seat),
+                                            np.float32)) for child in children]  # fmt: skip
+                for i in range(len(children)):
+                    for j in range(i):
+                        assert (strings[i] == strings[j]) == (tensors[i] == tensors[j])
+                        pairs += strings[i] != strings[j]
+            state.apply_action(rng.choice(state.legal_actions()))
+            played_on(state)
+    assert pairs > 100
 
 
 def test_a_seeded_gym_episode_deals_what_arena_play_deals(tmp_path: Path) -> None:

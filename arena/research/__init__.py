@@ -6,7 +6,8 @@ install never imports this package.
 - :func:`pettingzoo_env`: the AEC environment (:mod:`arena.research.aec`);
 - :func:`gym_env`: one seat against arena players (:mod:`arena.research.gym`);
 - :mod:`arena.research.encode`: observations and action numbers, the same
-  for every environment and for :mod:`arena.bridge`;
+  for every environment and for :mod:`arena.bridge` (:data:`MOVES`: the
+  move each action number stands for);
 - :mod:`arena.research.openspiel_game`: importing it registers the OpenSpiel
   game ``knockout_whist``.
 
@@ -18,6 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
+
+from arena.research.encode import MOVES
 
 if TYPE_CHECKING:
     from arena.research.aec import KnockoutWhistEnv
@@ -45,4 +48,4 @@ def gym_env(
     return KnockoutWhistGym(players, seat, opponents, **rule_options)
 
 
-__all__ = ["gym_env", "pettingzoo_env"]
+__all__ = ["MOVES", "gym_env", "pettingzoo_env"]

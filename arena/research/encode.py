@@ -35,6 +35,12 @@ ACTION_OF: dict[str, int] = {move: index for index, move in enumerate(MOVES)}
 STATUSES = ("active", "dog", "out")
 KINDS = ("play", "trump", "rainbow", "no_picture")
 HANDS = 7
+#: The most deals a game can have: its 7 hands, and up to 3 ``no_picture`` redeals in a row
+#: of each of the two hands of more than 5 cards (the count starts again once a hand is
+#: played).
+DEALS = HANDS + 2 * 3
+DECLARED = ("rainbow", "no_picture")
+ANSWERS = ("pass", "declare")
 
 
 def observation_size(players: int) -> int:
@@ -121,6 +127,126 @@ def encode(state: JSON, players: int, action: str | None = None) -> npt.NDArray[
     at += n
     if action is not None:
         out[at + KINDS.index(action)] = 1.0
+    return out
+
+
+def deal_size(players: int) -> int:
+    """The length of one deal's block of the history vector (:func:`encode_history`)."""
+    cards, n = 52, players
+    return (
+        cards  # own cards dealt
+        + HANDS  # hand number
+        + HANDS  # cards dealt
+        + n  # dealer
+        + n * len(STATUSES)  # statuses at the deal
+        + n  # blind dogs
+        + cards  # the turned-up card
+        + cards  # face-up dog cards
+        + 4  # trumps
+        + n  # who named them (zeros: the turned-up card did)
+        + len(DECLARED)  # what was declared, if anything
+        + len(ANSWERS)  # this seat's answer to the offer, if it had one
+        + n * cards  # the declarers' cards, shown by the declaration
+        + n * cards  # who played each card
+        + HANDS * cards  # in which trick
+        + HANDS * n  # who knocked in each trick
+    )
+
+
+def history_size(players: int) -> int:
+    """The length of the history vector: a block for each of :data:`DEALS` deals."""
+    return DEALS * deal_size(players)
+
+
+def encode_history(records: Sequence[JSON], players: int, seat: int) -> npt.NDArray[np.float32]:
+    """Everything ``seat`` saw of a game, as one vector: a block for each deal, in order.
+
+    ``records`` are the game's records as the seat saw them: each deal as its
+    ``hand_start`` message (with the deal's ``blind`` seats), then the public
+    events (``trump``, ``declare``, ``knock``, ``play``, ``trick``),
+    ``hand_end``, and the seat's answers to declaration offers, which nobody
+    else sees, as ``{"type": "own", "move": "pass"}`` (or ``"declare"``)
+    where they came. The cards a seat played, and in which trick, say the order of
+    play too (each trick's leader follows from the one before), so two games
+    the seat could tell apart give different vectors, with two exceptions: the
+    cards drawn in a cut are left out (what the cut decided, the dealer or who
+    names trumps, is kept), and so is the seat's own card or suit that waits,
+    at a chance node, for the cards it needs to be drawn. Blocks of deals not
+    yet made are zeros.
+
+    Raises:
+        KeyError, ValueError, IndexError: for records that are not such records,
+            or for more than :data:`DEALS` deals.
+    """
+    n = players
+    size = deal_size(n)
+    out = np.zeros(DEALS * size, dtype=np.float32)
+
+    def rel(who: int) -> int:
+        return int(who - seat) % n
+
+    base = -size
+    trick = 0
+    for record in records:
+        kind = record["type"]
+        if kind == "hand_start":
+            base += size
+            if base >= len(out):
+                raise IndexError(f"more than {DEALS} deals")
+            trick = 0
+            at = base
+            for text in record["cards"]:
+                out[at + CARD_INDEX[text]] = 1.0
+            at += 52
+            out[at + record["hand"] - 1] = 1.0
+            at += HANDS
+            out[at + record["hand_size"] - 1] = 1.0
+            at += HANDS
+            out[at + rel(record["dealer"])] = 1.0
+            at += n
+            for who, status in enumerate(record["statuses"]):
+                out[at + rel(who) * 3 + STATUSES.index(status)] = 1.0
+            at += n * 3
+            for who in record.get("blind", ()):
+                out[at + rel(who)] = 1.0
+            at += n
+            if record["turn_up"]:
+                out[at + CARD_INDEX[record["turn_up"]]] = 1.0
+            at += 52
+            for text in record.get("dog_cards", {}).values():
+                out[at + CARD_INDEX[text]] = 1.0
+            continue
+        if base < 0:
+            continue
+        at = base + 52 + 2 * HANDS + n * 5 + 2 * 52  # past the deal's facts
+        if kind == "own":
+            if record["move"] in ANSWERS:
+                out[at + 4 + n + len(DECLARED) + ANSWERS.index(record["move"])] = 1.0
+            continue
+        if kind != "event":
+            continue
+        event = record["event"]
+        if event == "trump":
+            out[at + SUIT_CHARS.index(record["suit"])] = 1.0
+            if record["seat"] is not None:
+                out[at + 4 + rel(record["seat"])] = 1.0
+            continue
+        at += 4 + n
+        if event == "declare":
+            out[at + DECLARED.index(record["what"])] = 1.0
+            for text in record["cards"]:
+                shown = at + len(DECLARED) + len(ANSWERS) + rel(record["seat"]) * 52
+                out[shown + CARD_INDEX[text]] = 1.0
+            continue
+        at += len(DECLARED) + len(ANSWERS) + n * 52
+        if event == "play":
+            card = CARD_INDEX[record["card"]]
+            out[at + rel(record["seat"]) * 52 + card] = 1.0
+            out[at + n * 52 + trick * 52 + card] = 1.0
+        elif event == "knock":
+            out[at + n * 52 + HANDS * 52 + trick * n + rel(record["seat"])] = 1.0
+        elif event == "trick":
+            trick += 1
     return out
 
 

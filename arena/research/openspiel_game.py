@@ -18,12 +18,13 @@ Player actions are those of :mod:`arena.research.encode` (52 cards, knock,
 blind, four suits, declare, pass); chance outcomes are the 52 cards.
 Returns: each seat's place score minus 1/2, summing to zero. The
 observation (tensor and string) is the seat's information set, the facts
-of a protocol request's ``state``; the information state string adds
-everything the seat saw since the start (perfect recall).
+of a protocol request's ``state``; the information state (tensor and
+string) adds everything the seat saw since the start (perfect recall).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -31,10 +32,20 @@ import numpy as np
 import pyspiel
 
 from arena.game import GameState, Rules, hand_start, request_state
-from arena.game.cards import CARD_INDEX, CARD_TEXT
+from arena.game.cards import CARD_INDEX, CARD_SUIT, CARD_TEXT
 from arena.game.decks import DECK_SIZE
 from arena.game.rules import OPTION_NAMES
-from arena.research.encode import ACTION_OF, ACTIONS, MOVES, encode, observation_size, rewards
+from arena.research.encode import (
+    ACTION_OF,
+    ACTIONS,
+    ANSWERS,
+    MOVES,
+    encode,
+    encode_history,
+    history_size,
+    observation_size,
+    rewards,
+)
 
 JSON = dict[str, Any]
 
@@ -55,7 +66,7 @@ _GAME_TYPE = pyspiel.GameType(
     max_num_players=7,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification={name: _DEFAULTS[name] for name in OPTION_NAMES},
@@ -125,8 +136,10 @@ class KnockoutWhistState(pyspiel.State):  # type: ignore[misc]
         #: The player move that needed cards, applied again once they are drawn.
         self.waiting: str | None = None
         self.need: _NeedCards | None = None
-        #: Each seat's own moves (a pass is seen by nobody else), for its information state.
-        self.own: list[list[str]] = [[] for _ in range(self.rules.players)]
+        #: Each seat's moves that no record shows yet, for its information state: its
+        #: answers to declaration offers (a pass is seen by nobody else), by where in the
+        #: engine's log they came.
+        self.own: list[list[tuple[int, str]]] = [[] for _ in range(self.rules.players)]
         self._advance()
 
     def _advance(self) -> None:
@@ -174,7 +187,8 @@ class KnockoutWhistState(pyspiel.State):  # type: ignore[misc]
             return
         assert self.engine is not None and self.engine.pending is not None
         move = MOVES[action]
-        self.own[self.engine.pending.seat].append(move)
+        if move in ANSWERS:
+            self.own[self.engine.pending.seat].append((len(self.engine.log), move))
         self.waiting = move
         self._advance()
 
@@ -195,12 +209,14 @@ class KnockoutWhistState(pyspiel.State):  # type: ignore[misc]
         return rewards(self.engine.placements)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
-        """A state ``player_id`` cannot tell from this one: the cards it has not seen dealt
-        again among the seats that hold them (each keeping its count), for IS-MCTS.
+        """A state ``player_id`` cannot tell from this one, for IS-MCTS: the cards it has not
+        seen dealt again among the seats that hold them, each keeping its count and holding
+        no card of a suit it has shown it lacks (:func:`shown_voids`).
 
-        Uniform over those deals: it ignores what play revealed (a seat that did not
-        follow suit holds none of it), so some deals it gives are ones the seat could rule
-        out.
+        Uniform over such deals: shuffles are drawn until one fits, so each deal that fits is
+        as likely. When :data:`RESAMPLE_TRIES` shuffles in a row do not (many voids, late in a
+        hand), a deal that fits is built by matching cards to seats from a shuffle instead,
+        which is not quite uniform. ``probability_sampler`` gives the numbers (in [0, 1)).
         """
         clone = self.clone()
         if clone.engine is None or clone.need is not None:
@@ -214,15 +230,13 @@ class KnockoutWhistState(pyspiel.State):  # type: ignore[misc]
             for seat in range(engine.n)
             if (seat != player_id or blind) and any(c not in public for c in engine.hands[seat])
         ]
+        kept = {seat: [c for c in engine.hands[seat] if c in public] for seat in holders}
+        counts = [len(engine.hands[seat]) - len(kept[seat]) for seat in holders]
         hidden = [c for seat in holders for c in engine.hands[seat] if c not in public]
-        for index in range(len(hidden) - 1, 0, -1):  # Fisher-Yates with the sampler's numbers
-            other = min(int(probability_sampler() * (index + 1)), index)
-            hidden[index], hidden[other] = hidden[other], hidden[index]
-        for seat in holders:
-            kept = [c for c in engine.hands[seat] if c in public]
-            count = len(engine.hands[seat]) - len(kept)
-            engine.hands[seat] = sorted(kept + hidden[:count], key=CARD_INDEX.__getitem__)
-            hidden = hidden[count:]
+        voids = shown_voids(engine)
+        dealt = deal_fitting(hidden, [voids[seat] for seat in holders], counts, probability_sampler)
+        for seat, cards in zip(holders, dealt, strict=True):
+            engine.hands[seat] = sorted(kept[seat] + cards, key=CARD_INDEX.__getitem__)
         # The hand's deal record too: each seat's information state shows its dealt cards,
         # which are now what it holds and what it has played of them.
         at = max(i for i, record in enumerate(engine.log) if record["type"] == "deal")
@@ -235,13 +249,25 @@ class KnockoutWhistState(pyspiel.State):  # type: ignore[misc]
         return clone
 
     def seen(self, seat: int) -> list[JSON]:
-        """Every record of the game ``seat`` saw, as it saw them (a deal as its hand_start)."""
+        """Every record of the game ``seat`` saw, as it saw them (a deal as its hand_start,
+        with the deal's blind seats), and its own moves no record shows (``{"type": "own",
+        "move": ...}``, where they came): its answers to declaration offers, and at a chance
+        node its move that waits for the cards."""
         if self.engine is None:
             return []
-        return [
-            hand_start(record, seat) if record["type"] == "deal" else record
+        records: list[JSON] = [
+            {**hand_start(record, seat), "blind": record["blind"]}
+            if record["type"] == "deal"
+            else record
             for record in self.engine.log
         ]
+        for at, move in reversed(self.own[seat]):
+            records.insert(at, {"type": "own", "move": move})
+        pending = self.engine.pending
+        waiting = self.waiting
+        if waiting is not None and waiting not in ANSWERS and pending and pending.seat == seat:
+            records.append({"type": "own", "move": self.waiting})
+        return records
 
     def __str__(self) -> str:
         if self.engine is None:
@@ -250,14 +276,102 @@ class KnockoutWhistState(pyspiel.State):  # type: ignore[misc]
         return json.dumps(last, separators=(",", ":"))
 
 
+def shown_voids(engine: GameState) -> list[set[int]]:
+    """The suits each seat has shown, in the current hand, that it holds none of.
+
+    A player (not a dog: a dog may play its card on anything) that did not follow the
+    suit led holds none of it; under ``trumps_broken``, a player that led a trump before
+    any was played held nothing else.
+    """
+    voids: list[set[int]] = [set() for _ in range(engine.n)]
+    trump = engine.trump
+    broken = not engine.rules.trumps_broken
+    tricks = [cards for _, cards, _ in engine.history]
+    for cards in [*tricks, engine.trick]:
+        if not cards:
+            continue
+        leader, lead = cards[0]
+        led = CARD_SUIT[lead]
+        if not broken and led == trump and engine.statuses[leader] == "active":
+            voids[leader].update(suit for suit in range(4) if suit != trump)
+        for seat, card in cards[1:]:
+            if CARD_SUIT[card] != led and engine.statuses[seat] == "active":
+                voids[seat].add(led)
+        broken = broken or any(CARD_SUIT[card] == trump for _, card in cards)
+    return voids
+
+
+#: Shuffles drawn for a deal that fits the voids before one is built by matching.
+RESAMPLE_TRIES = 64
+
+
+def deal_fitting(
+    cards: list[str], voids: list[set[int]], counts: list[int], sampler: Any
+) -> list[list[str]]:
+    """``cards`` dealt in ``counts`` to seats lacking the suits ``voids`` names (a deal that
+    fits exists: the game's own)."""
+
+    def shuffle(items: list[Any]) -> None:  # Fisher-Yates with the sampler's numbers
+        for index in range(len(items) - 1, 0, -1):
+            other = min(int(sampler() * (index + 1)), index)
+            items[index], items[other] = items[other], items[index]
+
+    def split(order: list[str]) -> list[list[str]]:
+        return [order[a:b] for a, b in itertools.pairwise(itertools.accumulate(counts, initial=0))]
+
+    for _ in range(RESAMPLE_TRIES):
+        cards = list(cards)
+        shuffle(cards)
+        hands = split(cards)
+        if all(
+            not any(CARD_SUIT[c] in lacks for c in hand)
+            for hand, lacks in zip(hands, voids, strict=True)
+        ):
+            return hands
+    # Many voids: match each card to a place in a hand that may hold it (augmenting paths),
+    # cards and places in a shuffled order.
+    places = [h for h, count in enumerate(counts) for _ in range(count)]
+    shuffle(places)
+    cards = list(cards)
+    shuffle(cards)
+    holder: list[int] = [-1] * len(places)  # the card in each place
+
+    def place(card: int, tried: set[int]) -> bool:
+        for at, hand in enumerate(places):
+            if at in tried or CARD_SUIT[cards[card]] in voids[hand]:
+                continue
+            tried.add(at)
+            if holder[at] < 0 or place(holder[at], tried):
+                holder[at] = card
+                return True
+        return False
+
+    for card in range(len(cards)):
+        if not place(card, set()):
+            raise AssertionError("no deal of the hidden cards fits the voids the game showed")
+    matched: list[list[str]] = [[] for _ in counts]
+    for at, card in enumerate(holder):
+        matched[places[at]].append(cards[card])
+    return matched
+
+
 class KnockoutWhistObserver:
-    """A seat's observation (its information set now) or information state (all it saw)."""
+    """A seat's observation (its information set now) or information state (all it saw).
+
+    The tensor of the observation is :func:`arena.research.encode.encode`'s vector, the
+    one the environments give; the information state's adds
+    :func:`~arena.research.encode.encode_history`'s (``dict``: ``observation`` and
+    ``history``, views of the one tensor).
+    """
 
     def __init__(self, players: int, *, perfect_recall: bool) -> None:
         self.players = players
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(observation_size(players), np.float32)
-        self.dict = {"observation": self.tensor}
+        size = observation_size(players)
+        self.tensor = np.zeros(size + (history_size(players) if perfect_recall else 0), np.float32)
+        self.dict = {"observation": self.tensor[:size]}
+        if perfect_recall:
+            self.dict["history"] = self.tensor[size:]
 
     def _state(self, state: KnockoutWhistState, player: int) -> JSON | None:
         engine = state.engine
@@ -271,16 +385,15 @@ class KnockoutWhistObserver:
             return
         pending = state.engine.pending if state.engine is not None else None
         action = pending.action if pending is not None and pending.seat == player else None
-        self.tensor[:] = encode(seat_state, self.players, action)
+        self.dict["observation"][:] = encode(seat_state, self.players, action)
+        if self.perfect_recall:
+            self.dict["history"][:] = encode_history(state.seen(player), self.players, player)
 
     def string_from(self, state: KnockoutWhistState, player: int) -> str:
         """``player``'s information set in ``state`` as JSON (with perfect recall: all the
-        records it saw and its own moves)."""
+        records it saw and its own moves: :meth:`KnockoutWhistState.seen`)."""
         if self.perfect_recall:
-            return json.dumps(
-                {"seat": player, "seen": state.seen(player), "own": state.own[player]},
-                separators=(",", ":"),
-            )
+            return json.dumps({"seat": player, "seen": state.seen(player)}, separators=(",", ":"))
         return json.dumps(self._state(state, player), separators=(",", ":"), sort_keys=True)
 
 
