@@ -443,3 +443,28 @@ def test_a_seeded_gym_episode_deals_what_arena_play_deals(tmp_path: Path) -> Non
         env.close()
     assert moves == [r["move"] for r in records if r["type"] == "move" and r["seat"] == 1]
     assert info["placement"] == records[-1]["placements"][1]
+
+
+def test_openspiels_rl_environment_learns_on_the_information_state_tensor() -> None:
+    """OpenSpiel's own RL environment and agents: a tabular Q-learner in seat 0 (its
+    states are the information state tensors) against random agents."""
+    from open_spiel.python import rl_environment  # noqa: PLC0415
+    from open_spiel.python.algorithms import random_agent, tabular_qlearner  # noqa: PLC0415
+
+    import arena.research.openspiel_game  # noqa: F401, PLC0415
+
+    sampler = rl_environment.ChanceEventSampler(seed=5)
+    env = rl_environment.Environment("knockout_whist", chance_event_sampler=sampler, players=3)
+    size = env.game.information_state_tensor_shape()[0]
+    assert env.observation_spec()["info_state"] == (size,)
+    learner = tabular_qlearner.QLearner(player_id=0, num_actions=env.action_spec()["num_actions"])
+    agents = [learner, *(random_agent.RandomAgent(p, 60) for p in (1, 2))]
+    for _ in range(4):
+        step = env.reset()
+        while not step.last():
+            player = step.observations["current_player"]
+            assert len(step.observations["info_state"][player]) == size
+            step = env.step([agents[player].step(step).action])
+        for agent in agents:
+            agent.step(step)
+        assert abs(sum(step.rewards)) < 1e-9 and max(step.rewards) == 0.5
