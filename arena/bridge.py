@@ -24,14 +24,12 @@ import argparse
 import importlib.util
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
-from arena.research.encode import move_of, observation_of
+from arena.research.encode import Policy, policy_answer
 
 JSON = dict[str, Any]
-Policy = Callable[[dict[str, Any]], Any]
 
 
 def load_policy(target: str) -> Policy:
@@ -73,14 +71,12 @@ def serve(policy: Policy, name: str, stdin: IO[str], stdout: IO[str]) -> None:
             players = len(message["players"])
             continue
         elif kind == "request":
-            seen = observation_of(message, players)
             sys.stdout = sys.stderr  # a print() in the policy must not reach the referee
             try:
-                chosen = policy(seen)
+                move, info = policy_answer(policy, message, players)
             finally:
                 sys.stdout = real_stdout
-            action, info = chosen if isinstance(chosen, tuple) else (chosen, None)
-            answer = {"type": "move", "id": message["id"], "move": move_of(int(action))}
+            answer = {"type": "move", "id": message["id"], "move": move}
             if info is not None:
                 answer["info"] = info
         elif kind == "bye":

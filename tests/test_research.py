@@ -12,6 +12,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -183,6 +184,51 @@ def test_one_seat_learns_against_real_bot_processes(tmp_path: Path) -> None:
 POLICY = ROOT / "tests" / "bots" / "policy.py"
 
 
+def test_opponents_can_be_policies_in_process_for_self_play() -> None:
+    """A frozen policy in the other seats: asked with an agent's observation, its moves
+    played; one that raises stops the episode with its error, and the next one plays."""
+    asked: list[int] = []
+
+    def highest(seen: dict[str, np.ndarray]) -> int:
+        legal = np.flatnonzero(seen["action_mask"])
+        asked.append(int(seen["observation"].size))
+        return int(legal[-1])
+
+    def play(env: Any, seed: int) -> tuple[list[int], dict[str, object]]:
+        observation, info = env.reset(seed=seed)
+        actions, done = [], False
+        while not done:
+            actions.append(highest(observation))
+            observation, _, done, _, info = env.step(actions[-1])
+        return actions, info
+
+    env = gym_env(players=3, seat=1, opponents=[highest, highest])
+    try:
+        first, info = play(env, 4)
+        assert "fault" not in info and set(asked) == {observation_size(3)}
+        again, same = play(env, 4)
+        assert again == first and same == info, "self-play is deterministic"
+    finally:
+        env.close()
+    env = gym_env(players=3, seat=1, opponents=["random", "random"])
+    try:
+        assert play(env, 4)[0] != first, "the policies' moves were played, not random ones"
+    finally:
+        env.close()
+
+    def broken(seen: dict[str, np.ndarray]) -> int:
+        raise ZeroDivisionError("the policy's own bug")
+
+    env = gym_env(players=2, opponents=[broken])
+    try:
+        with pytest.raises(RuntimeError, match="the policy's own bug"):
+            play(env, 1)
+        cast(Any, env.unwrapped).opponents[0].policy = highest
+        assert "placement" in play(env, 2)[1], "the environment plays on"
+    finally:
+        env.close()
+
+
 def test_the_bridge_gives_a_policy_what_the_environment_gives_an_agent() -> None:
     """At every decision of a game refereed by the arena, the bridge's observation of the
     request equals the AEC environment's observation of the same position."""
@@ -291,7 +337,7 @@ def test_every_random_event_is_a_chance_node() -> None:
     assert redealt, "a no_picture hand was dealt again"
 
 
-def fits_the_play(engine: object, hands: list[list[str]]) -> bool:
+def fits_the_play(engine: Any, hands: list[list[str]]) -> bool:
     """Whether every card of the current hand was a legal play had ``hands`` (with what each
     seat played after) been the seats' hands: the test's own account of what play shows."""
     from arena.game.cards import CARD_SUIT  # noqa: PLC0415
@@ -370,7 +416,7 @@ def test_hidden_cards_are_dealt_uniformly_over_the_deals_that_fit() -> None:
     assert sorted(first) == sorted(spades) and sorted(second) == sorted(hearts)
 
 
-def played_on(state: object) -> object:
+def played_on(state: Any) -> Any:
     """``state`` past its chance nodes, drawing the lowest card each time (so that two
     states drawn on alike draw the same cards)."""
     while state.is_chance_node():

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from arena.research.encode import MOVES
+from arena.research.encode import MOVES, Policy
 
 if TYPE_CHECKING:
     from arena.research.aec import KnockoutWhistEnv
@@ -38,11 +38,15 @@ def pettingzoo_env(
 
 
 def gym_env(
-    players: int = 4, seat: int = 0, opponents: Sequence[str] = (), **rule_options: Any
+    players: int = 4,
+    seat: int = 0,
+    opponents: Sequence[str | Policy] = (),
+    **rule_options: Any,
 ) -> KnockoutWhistGym:
     """A Gymnasium environment: the agent plays ``seat`` of a ``players``-seat game; the
-    ``opponents`` (in seat order) are ``"random"`` (in-process) or any BOT argument of the
-    arena, run as a subprocess (default: random players)."""
+    ``opponents`` (in seat order) are ``"random"`` (in-process), a policy (in-process: a
+    callable given an agent's observation, returning an action number) or any BOT argument
+    of the arena, run as a subprocess (default: random players)."""
     from arena.research.gym import KnockoutWhistGym  # noqa: PLC0415 - see the module
 
     return KnockoutWhistGym(players, seat, opponents, **rule_options)

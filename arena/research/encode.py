@@ -15,7 +15,7 @@ the 52 cards (in the engine's order: rank 2..A, then suit C, H, D, S), then
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -25,6 +25,9 @@ from arena.game.cards import CARD_INDEX, CARD_TEXT, SUIT_CHARS
 from arena.match.stats import seat_scores
 
 JSON = dict[str, Any]
+#: A policy: an agent's observation (:func:`observation_of`) to an action number, or to
+#: ``(action, info)``.
+Policy = Callable[[dict[str, Any]], Any]
 
 #: The action numbers' moves, in order.
 MOVES: tuple[str, ...] = (*CARD_TEXT, "knock", "blind", *SUIT_CHARS, "declare", "pass")
@@ -275,6 +278,17 @@ def observation_of(request: JSON, players: int) -> dict[str, Any]:
         "observation": encode(request["state"], players, request["action"]),
         "action_mask": action_mask(request["legal"]),
     }
+
+
+def policy_answer(policy: Policy, request: JSON, players: int) -> tuple[str, Any]:
+    """The move ``policy`` makes at a protocol request, and its info (``None``: none).
+
+    Raises:
+        IndexError: for an action number outside the action space; whatever the policy raises.
+    """
+    chosen = policy(observation_of(request, players))
+    action, info = chosen if isinstance(chosen, tuple) else (chosen, None)
+    return move_of(int(action)), info
 
 
 def rewards(placements: Sequence[int]) -> list[float]:

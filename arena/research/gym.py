@@ -4,10 +4,13 @@ The game is refereed by the arena's own referee (:func:`arena.referee.play_game`
 in a thread of its own: the learning seat is a player whose requests wait
 for :meth:`KnockoutWhistGym.step`, and the opponents are players of the
 arena: ``"random"`` (in-process, seeded from the game id and seat, as
-protocol v1 suggests) or any BOT argument of the arena (a command or a bot
-folder: a competitor's real bot, run as a sandboxed subprocess, with its
-time limits). What the learner is asked is what a bot in its seat would be
-asked, encoded by :mod:`arena.research.encode`.
+protocol v1 suggests), a policy (in-process: a callable given what the
+learner is given, returning an action number, as :mod:`arena.bridge`
+calls it; a frozen copy of the learner, for self-play), or any BOT
+argument of the arena (a command or a bot folder: a competitor's real bot,
+run as a sandboxed subprocess, with its time limits). What the learner is
+asked is what a bot in its seat would be asked, encoded by
+:mod:`arena.research.encode`.
 """
 
 from __future__ import annotations
@@ -32,10 +35,12 @@ from arena.protocol import Limits
 from arena.referee import GameResult, Player, play_game
 from arena.research.encode import (
     ACTIONS,
+    Policy,
     action_mask,
     move_of,
     observation_of,
     observation_size,
+    policy_answer,
     rewards,
 )
 
@@ -56,6 +61,8 @@ class _Learner:
         self.asked: queue.Queue[JSON | None] = queue.Queue()
         self.answers: queue.Queue[str | None] = queue.Queue()
         self.result: GameResult | None = None
+        #: What stopped the referee, if something did (an opponent policy's exception).
+        self.error: Exception | None = None
 
     def start_game(self, message: JSON, line: bytes) -> None:
         """Nothing to start."""
@@ -77,6 +84,23 @@ class _Learner:
         """Nothing to stop."""
 
 
+class _PolicyPlayer(RandomPlayer):
+    """An opponent policy, in-process: asked with the observation an agent is given.
+
+    A :class:`RandomPlayer` underneath only for its bookkeeping (it forgets each game's
+    messages); the moves are the policy's.
+    """
+
+    def __init__(self, name: str, policy: Policy, players: int) -> None:
+        super().__init__(name)
+        self.description = "in-process policy"
+        self.policy = policy
+        self.players = players
+
+    def _choose(self, request: JSON) -> str:
+        return policy_answer(self.policy, request, self.players)[0]
+
+
 class KnockoutWhistGym(gymnasium.Env):
     """Seat ``seat`` of a ``players``-seat game against ``opponents``."""
 
@@ -86,12 +110,13 @@ class KnockoutWhistGym(gymnasium.Env):
         self,
         players: int = 4,
         seat: int = 0,
-        opponents: Sequence[str] = (),
+        opponents: Sequence[str | Policy] = (),
         limits: Limits | None = None,
         **options: Any,
     ) -> None:
         """The learner in ``seat``; ``opponents`` fill the other seats in order
-        (default: ``"random"``); ``options``: rule options.
+        (default: ``"random"``): ``"random"``, a policy (a callable) or a BOT argument;
+        ``options``: rule options.
 
         Raises:
             RuleError, BotError: for a bad rule option or an opponent that cannot be used.
@@ -107,7 +132,9 @@ class KnockoutWhistGym(gymnasium.Env):
         self.limits = limits or Limits()
         self.opponents: list[Player] = []
         for index, text in enumerate(given):
-            if text == "random":
+            if callable(text):
+                self.opponents.append(_PolicyPlayer(f"policy-{index + 1}", text, players))
+            elif text == "random":
                 self.opponents.append(RandomPlayer(f"random-{index + 1}"))
             else:
                 spec = parse_bot(text)
@@ -144,6 +171,8 @@ class KnockoutWhistGym(gymnasium.Env):
                 learner.result = play_game(
                     players, self.rules, seed=seed, game_id=f"play-{seed}", limits=self.limits
                 )
+            except Exception as error:  # raised again in the caller's thread, by _next
+                learner.error = error
             finally:
                 learner.asked.put(None)
         for player in self.opponents:
@@ -194,7 +223,8 @@ class KnockoutWhistGym(gymnasium.Env):
             return observation_of(request, n), 0.0, False, {"action": request["action"]}
         result = self._learner.result
         if result is None:
-            raise RuntimeError("the referee stopped without a result: see its error above")
+            error = self._learner.error
+            raise RuntimeError(f"the game stopped: {error!r}") from error
         observation: Observation = {
             "observation": np.zeros(observation_size(n), dtype=np.float32),
             "action_mask": action_mask(None),
