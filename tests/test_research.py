@@ -26,8 +26,10 @@ from arena.research import gym_env, pettingzoo_env
 from arena.research.encode import (
     ACTION_OF,
     ACTIONS,
+    STATUSES,
     encode,
     move_of,
+    observation_layout,
     observation_of,
     observation_size,
 )
@@ -114,6 +116,95 @@ def test_an_observation_is_the_seats_information_set() -> None:
             assert seen["action_mask"].sum() == (len(pending.legal) if action else 0)
         env.step(ACTION_OF[rng.choice(pending.legal)])
     assert abs(sum(env.rewards.values())) < 1e-9, "the rewards of a game sum to zero"
+
+
+def decoded(vector: np.ndarray, players: int, seat: int) -> dict[str, object]:
+    """The request state's facts read back from an observation, by its layout."""
+    from arena.game.cards import CARD_TEXT  # noqa: PLC0415
+
+    part = {name: vector[place] for name, place in observation_layout(players).items()}
+
+    def rows(name: str, width: int) -> list[np.ndarray]:
+        return list(part[name].reshape(-1, width))
+
+    def cards(row: np.ndarray) -> list[str]:
+        return [CARD_TEXT[i] for i in np.flatnonzero(row)]
+
+    def seats(row: np.ndarray) -> list[int]:
+        return [(seat + int(i)) % players for i in np.flatnonzero(row)]
+
+    def absolute(values: list[object]) -> list[object]:  # relative rows in seat order
+        return [values[(s - seat) % players] for s in range(players)]
+
+    return {
+        "cards": cards(part["cards"]),
+        "blind_card": bool(part["blind_card"][0]),
+        "played": absolute([cards(row) for row in rows("played", 52)]),
+        "trick": absolute([cards(row) for row in rows("trick", 52)]),
+        "knocked": sorted(seats(part["knocked"])),
+        "history": [
+            (cards(c), sorted(seats(k)))
+            for c, k in zip(rows("history_cards", 52), rows("history_knocks", players), strict=True)
+        ],
+        "trump": "CHDS"[int(np.argmax(part["trump"]))] if part["trump"].any() else None,
+        "turn_up": next(iter(cards(part["turn_up"])), None),
+        "dog_cards": cards(part["dog_cards"]),
+        "statuses": absolute([STATUSES[int(np.argmax(r))] for r in rows("statuses", 3)]),
+        "blind": sorted(seats(part["blind"])),
+        "tricks": absolute([round(float(t) * 7) for t in part["tricks"]]),
+        "hand": int(np.argmax(part["hand"])) + 1,
+        "hand_size": int(np.argmax(part["hand_size"])) + 1,
+        "dealer": seats(part["dealer"])[0],
+        "leader": seats(part["leader"])[0],
+    }
+
+
+def facts(state: Any, players: int) -> dict[str, object]:
+    """The same facts from the request state itself."""
+    from arena.game.cards import CARD_INDEX  # noqa: PLC0415
+
+    def ordered(texts: Any) -> list[str]:
+        return sorted(texts, key=CARD_INDEX.__getitem__)
+
+    def by_seat(pairs: list[list[Any]]) -> list[list[str]]:
+        return [ordered(card for s, card in pairs if s == seat) for seat in range(players)]
+
+    history = [
+        (
+            ordered(move for _, move in done["moves"] if move != "knock"),
+            sorted(s for s, move in done["moves"] if move == "knock"),
+        )
+        for done in state["history"]
+    ]
+    same = ("trump", "turn_up", "statuses", "tricks", "hand", "hand_size", "dealer", "leader")
+    return {
+        "cards": ordered(state["cards"]),
+        "blind_card": state["seat"] in state["blind"],
+        "played": by_seat(state["played"]),
+        "trick": by_seat(state["trick"]),
+        "knocked": sorted(state["knocked"]),
+        "history": history + [([], [])] * (7 - len(history)),
+        "dog_cards": ordered(state.get("dog_cards", {}).values()),
+        "blind": sorted(state["blind"]),
+        **{key: state[key] for key in same},
+    }
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: f"{rules.players}p")
+def test_an_observation_holds_every_fact_of_the_request_state(rules: Rules) -> None:
+    """Every fact of a seat's request state (but the order of a trick's cards, which its
+    leader gives) is read back from the observation, by the layout, at every decision."""
+    from arena.game import GameState, SeededDecks  # noqa: PLC0415
+
+    rng = random.Random(17)
+    n = rules.players
+    for seed in range(3):
+        game = GameState(rules, SeededDecks(seed))
+        while game.pending is not None:
+            for seat in range(n):
+                state = request_state(game, seat)
+                assert decoded(encode(state, n), n, seat) == facts(state, n)
+            game.apply(rng.choice(game.pending.legal))
 
 
 def test_an_illegal_action_is_refused_in_a_sentence() -> None:

@@ -15,7 +15,10 @@ the 52 cards (in the engine's order: rank 2..A, then suit C, H, D, S), then
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import functools
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -46,31 +49,49 @@ DECLARED = ("rainbow", "no_picture")
 ANSWERS = ("pass", "declare")
 
 
+@functools.cache
+def observation_layout(players: int) -> Mapping[str, slice]:
+    """Where each fact lies in the observation vector of a ``players``-seat game, by name.
+
+    Seats are relative to the observer (its own first); a card is an index in the
+    engine's order (rank 2..A, then suit); ``played``, ``trick`` and ``statuses`` are
+    a row per seat; ``history_cards`` a row of cards per completed trick of this hand,
+    ``history_knocks`` a row of seats per completed trick.
+    """
+    cards, n = 52, players
+    sizes = {
+        "cards": cards,  # own hand
+        "blind_card": 1,  # holds a blind card (unseen)
+        "played": n * cards,  # the cards each seat played this hand
+        "trick": n * cards,  # the trick on the table, by seat
+        "knocked": n,  # the seats that knocked in this trick
+        "history_cards": HANDS * cards,  # the completed trick each played card fell in
+        "history_knocks": HANDS * n,  # the seats that knocked in each completed trick
+        "trump": 4,
+        "turn_up": cards,  # the turned-up card
+        "dog_cards": cards,  # face-up dog cards
+        "statuses": n * len(STATUSES),
+        "blind": n,  # blind dogs
+        "tricks": n,  # tricks taken this hand (a seventh each)
+        "hand": HANDS,  # hand number
+        "hand_size": HANDS,  # cards dealt this hand
+        "dealer": n,
+        "leader": n,  # the seat leading this trick
+        "action": len(KINDS),  # what is asked (zeros: nothing)
+    }
+    starts = itertools.accumulate(sizes.values(), initial=0)  # one more than the sizes
+    places = zip(sizes.items(), starts, strict=False)
+    return MappingProxyType({name: slice(a, a + size) for (name, size), a in places})
+
+
 def observation_size(players: int) -> int:
     """The length of the observation vector of a ``players``-seat game."""
-    cards, n = 52, players
-    return (
-        cards  # own hand
-        + 1  # holds a blind card (unseen)
-        + n * cards  # cards each seat played this hand
-        + n * cards  # the trick on the table, by seat
-        + n  # seats that knocked in this trick
-        + 4  # trumps
-        + cards  # the turned-up card
-        + cards  # face-up dog cards
-        + n * len(STATUSES)
-        + n  # blind dogs
-        + n  # tricks taken this hand (a seventh each)
-        + HANDS  # hand number
-        + HANDS  # cards dealt this hand
-        + n  # dealer
-        + n  # leader of this trick
-        + len(KINDS)  # what is asked (zeros: nothing)
-    )
+    return int(observation_layout(players)["action"].stop)
 
 
 def encode(state: JSON, players: int, action: str | None = None) -> npt.NDArray[np.float32]:
-    """The observation vector of a request's ``state`` (``action``: what is asked, if any).
+    """The observation vector of a request's ``state`` (``action``: what is asked, if any),
+    laid out as :func:`observation_layout` says.
 
     Raises:
         KeyError, ValueError: for a state that is not a protocol v1 request state.
@@ -78,58 +99,46 @@ def encode(state: JSON, players: int, action: str | None = None) -> npt.NDArray[
     n = players
     me = state["seat"]
     out = np.zeros(observation_size(n), dtype=np.float32)
+    at = {name: place.start for name, place in observation_layout(n).items()}
 
     def rel(seat: int) -> int:
         return int(seat - me) % n
 
-    at = 0
-
-    def cards(offset: int, texts: Any) -> None:
-        for text in texts:
-            out[offset + CARD_INDEX[text]] = 1.0
-
-    cards(at, state["cards"])
-    at += 52
-    out[at] = 1.0 if me in state.get("blind", []) else 0.0
-    at += 1
+    for text in state["cards"]:
+        out[at["cards"] + CARD_INDEX[text]] = 1.0
+    out[at["blind_card"]] = 1.0 if me in state.get("blind", []) else 0.0
     for seat, card in state["played"]:
-        out[at + rel(seat) * 52 + CARD_INDEX[card]] = 1.0
-    at += n * 52
+        out[at["played"] + rel(seat) * 52 + CARD_INDEX[card]] = 1.0
     for seat, card in state["trick"]:
-        out[at + rel(seat) * 52 + CARD_INDEX[card]] = 1.0
-    at += n * 52
+        out[at["trick"] + rel(seat) * 52 + CARD_INDEX[card]] = 1.0
     for seat in state.get("knocked", []):
-        out[at + rel(seat)] = 1.0
-    at += n
+        out[at["knocked"] + rel(seat)] = 1.0
+    for index, done in enumerate(state["history"]):
+        for seat, move in done["moves"]:
+            if move == "knock":
+                out[at["history_knocks"] + index * n + rel(seat)] = 1.0
+            else:
+                out[at["history_cards"] + index * 52 + CARD_INDEX[move]] = 1.0
     if state["trump"]:
-        out[at + SUIT_CHARS.index(state["trump"])] = 1.0
-    at += 4
+        out[at["trump"] + SUIT_CHARS.index(state["trump"])] = 1.0
     if state["turn_up"]:
-        out[at + CARD_INDEX[state["turn_up"]]] = 1.0
-    at += 52
-    cards(at, state.get("dog_cards", {}).values())
-    at += 52
+        out[at["turn_up"] + CARD_INDEX[state["turn_up"]]] = 1.0
+    for text in state.get("dog_cards", {}).values():
+        out[at["dog_cards"] + CARD_INDEX[text]] = 1.0
     for seat, status in enumerate(state["statuses"]):
-        out[at + rel(seat) * 3 + STATUSES.index(status)] = 1.0
-    at += n * 3
+        out[at["statuses"] + rel(seat) * 3 + STATUSES.index(status)] = 1.0
     for seat in state.get("blind", []):
-        out[at + rel(seat)] = 1.0
-    at += n
+        out[at["blind"] + rel(seat)] = 1.0
     for seat, count in enumerate(state["tricks"]):
-        out[at + rel(seat)] = count / HANDS
-    at += n
+        out[at["tricks"] + rel(seat)] = count / HANDS
     if 1 <= state["hand"] <= HANDS:
-        out[at + state["hand"] - 1] = 1.0
-    at += HANDS
+        out[at["hand"] + state["hand"] - 1] = 1.0
     if 1 <= state["hand_size"] <= HANDS:
-        out[at + state["hand_size"] - 1] = 1.0
-    at += HANDS
-    out[at + rel(state["dealer"])] = 1.0
-    at += n
-    out[at + rel(state["leader"])] = 1.0
-    at += n
+        out[at["hand_size"] + state["hand_size"] - 1] = 1.0
+    out[at["dealer"] + rel(state["dealer"])] = 1.0
+    out[at["leader"] + rel(state["leader"])] = 1.0
     if action is not None:
-        out[at + KINDS.index(action)] = 1.0
+        out[at["action"] + KINDS.index(action)] = 1.0
     return out
 
 

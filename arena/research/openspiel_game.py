@@ -43,6 +43,7 @@ from arena.research.encode import (
     encode,
     encode_history,
     history_size,
+    observation_layout,
     observation_size,
     rewards,
 )
@@ -360,18 +361,22 @@ class KnockoutWhistObserver:
 
     The tensor of the observation is :func:`arena.research.encode.encode`'s vector, the
     one the environments give; the information state's adds
-    :func:`~arena.research.encode.encode_history`'s (``dict``: ``observation`` and
-    ``history``, views of the one tensor).
+    :func:`~arena.research.encode.encode_history`'s. ``dict`` names the parts, views
+    of the one tensor: those of :func:`~arena.research.encode.observation_layout`, and
+    ``history``.
     """
 
     def __init__(self, players: int, *, perfect_recall: bool) -> None:
         self.players = players
         self.perfect_recall = perfect_recall
-        size = observation_size(players)
-        self.tensor = np.zeros(size + (history_size(players) if perfect_recall else 0), np.float32)
-        self.dict = {"observation": self.tensor[:size]}
+        self.size = observation_size(players)
+        history = history_size(players) if perfect_recall else 0
+        self.tensor = np.zeros(self.size + history, np.float32)
+        self.dict = {
+            name: self.tensor[place] for name, place in observation_layout(players).items()
+        }
         if perfect_recall:
-            self.dict["history"] = self.tensor[size:]
+            self.dict["history"] = self.tensor[self.size :]
 
     def _state(self, state: KnockoutWhistState, player: int) -> JSON | None:
         engine = state.engine
@@ -385,7 +390,7 @@ class KnockoutWhistObserver:
             return
         pending = state.engine.pending if state.engine is not None else None
         action = pending.action if pending is not None and pending.seat == player else None
-        self.dict["observation"][:] = encode(seat_state, self.players, action)
+        self.tensor[: self.size] = encode(seat_state, self.players, action)
         if self.perfect_recall:
             self.dict["history"][:] = encode_history(state.seen(player), self.players, player)
 
