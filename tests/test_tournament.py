@@ -745,11 +745,14 @@ def test_a_signal_while_workers_wait_for_a_swiss_round_stops_cleanly(tmp_path: P
     """Swiss rounds of two tables keep a worker waiting for its next task, holding the pool's
     queue lock: a stop must not kill it there (its lock would hang the coordinator)."""
     c_bots = [arg for n in range(8) for arg in ("--bot", f"b{n}={C_BOT}")]
-    args = [*c_bots, "--players", "4", "--deals", "1", "--schedule", "swiss", "--rounds", "400",
-            "--jobs", "2", "--out", str(tmp_path / "swiss"), "--quiet"]  # fmt: skip
+    args = [*c_bots, "--players", "4", "--deals", "1", "--schedule", "swiss", "--rounds", "3000",
+            "--jobs", "2", "--quiet"]  # fmt: skip
     for signum, status in ((signal.SIGHUP, 129), (signal.SIGTERM, 143)):
+        # A folder each, and rounds for about 30 s (all 400 took 4.7 s here): the second
+        # run, resuming the first's folder, once finished before its signal.
+        out = ["--out", str(tmp_path / f"swiss-{signum}")]
         child = subprocess.Popen(
-            [sys.executable, "-m", "arena", "tournament", *args],
+            [sys.executable, "-m", "arena", "tournament", *args, *out],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
