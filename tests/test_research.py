@@ -148,7 +148,7 @@ def decoded(vector: np.ndarray, players: int, seat: int) -> dict[str, object]:
         ],
         "trump": "CHDS"[int(np.argmax(part["trump"]))] if part["trump"].any() else None,
         "turn_up": next(iter(cards(part["turn_up"])), None),
-        "dog_cards": cards(part["dog_cards"]),
+        "dog_cards": absolute([cards(row) for row in rows("dog_cards", 52)]),
         "statuses": absolute([STATUSES[int(np.argmax(r))] for r in rows("statuses", 3)]),
         "blind": sorted(seats(part["blind"])),
         "tricks": absolute([round(float(t) * 7) for t in part["tricks"]]),
@@ -184,7 +184,10 @@ def facts(state: Any, players: int) -> dict[str, object]:
         "trick": by_seat(state["trick"]),
         "knocked": sorted(state["knocked"]),
         "history": history + [([], [])] * (7 - len(history)),
-        "dog_cards": ordered(state.get("dog_cards", {}).values()),
+        "dog_cards": [
+            [state["dog_cards"][str(seat)]] if str(seat) in state.get("dog_cards", {}) else []
+            for seat in range(players)
+        ],
         "blind": sorted(state["blind"]),
         **{key: state[key] for key in same},
     }
@@ -310,12 +313,14 @@ def test_opponents_can_be_policies_in_process_for_self_play() -> None:
     def broken(seen: dict[str, np.ndarray]) -> int:
         raise ZeroDivisionError("the policy's own bug")
 
-    env = gym_env(players=2, opponents=[broken])
+    env = gym_env(players=3, opponents=[broken, C_BOT])
     try:
         with pytest.raises(RuntimeError, match="the policy's own bug"):
             play(env, 1)
         cast(Any, env.unwrapped).opponents[0].policy = highest
         assert "placement" in play(env, 2)[1], "the environment plays on"
+        result = cast(Any, env.unwrapped)._learner.result
+        assert result.faults == {}, "the bot stopped mid-game started afresh"
     finally:
         env.close()
 
@@ -454,41 +459,51 @@ def fits_the_play(engine: Any, hands: list[list[str]]) -> bool:
 
 @pytest.mark.parametrize(
     "options",
-    [{"players": 4, "blind_dog": True}, {"players": 5, "trumps_broken": True, "upside_dog": True}],
-    ids=["4p-blind", "5p-trumps_broken"],
+    [
+        {"players": 4, "blind_dog": True},
+        {"players": 5, "trumps_broken": True, "upside_dog": True},
+        {"players": 4, "rainbow": True, "no_picture": True, "dog_life": "expanded"},
+    ],
+    ids=["4p-blind", "5p-trumps_broken", "4p-declarations"],
 )
 def test_a_resampled_state_is_one_the_seat_cannot_tell_apart(options: dict[str, object]) -> None:
-    """For IS-MCTS: the seat's information state is the same, its own cards are kept, the
-    others' hidden cards are dealt again (their counts kept, and no suit a seat showed it
-    lacks), and the game plays on."""
+    """For IS-MCTS, for the seat to act and for any other: the seat's information state is
+    the same, its own cards are kept, the others' hidden cards are dealt again (their
+    counts kept, and no suit a seat showed it lacks), the decision pending is asked from
+    the new hands, and the game plays on."""
     import pyspiel  # noqa: PLC0415
 
     import arena.research.openspiel_game  # noqa: F401, PLC0415
 
     game = pyspiel.load_game("knockout_whist", options)
     rng = random.Random(3)
-    moved = 0
-    for _ in range(6):
+    moved = offers = 0
+    for _ in range(8):
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
                 state.apply_action(rng.choice([card for card, _ in state.chance_outcomes()]))
                 continue
             me = state.current_player()
-            before = [list(hand) for hand in state.engine.hands]
-            other = state.resample_from_infostate(me, rng.random)
-            assert state.engine.hands == before, "the state resampled is left as it was"
-            assert other.information_state_string(me) == state.information_state_string(me)
-            assert other.information_state_tensor(me) == state.information_state_tensor(me)
-            assert other.legal_actions() == state.legal_actions()
-            sizes = [len(hand) for hand in state.engine.hands]
-            assert [len(hand) for hand in other.engine.hands] == sizes
-            assert fits_the_play(state.engine, other.engine.hands), other.engine.hands
-            moved += other.engine.hands != state.engine.hands
-            action = rng.choice(state.legal_actions())
-            other.apply_action(action)  # the resampled game plays on
-            state.apply_action(action)
-    assert moved > 50, "the hidden cards were dealt again"
+            for who in (me, rng.randrange(game.num_players())):
+                before = [list(hand) for hand in state.engine.hands]
+                other = state.resample_from_infostate(who, rng.random)
+                assert state.engine.hands == before, "the state resampled is left as it was"
+                assert other.information_state_string(who) == state.information_state_string(who)
+                assert other.information_state_tensor(who) == state.information_state_tensor(who)
+                assert other.current_player() == me
+                if who == me:
+                    assert other.legal_actions() == state.legal_actions()
+                sizes = [len(hand) for hand in state.engine.hands]
+                assert [len(hand) for hand in other.engine.hands] == sizes
+                assert fits_the_play(state.engine, other.engine.hands), other.engine.hands
+                moved += other.engine.hands != state.engine.hands
+                offers += other.engine.pending.action in ("rainbow", "no_picture")
+                other.apply_action(rng.choice(other.legal_actions()))  # the game plays on
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert moved > 100, "the hidden cards were dealt again"
+    if options.get("rainbow"):
+        assert offers > 5, "resampled at declaration offers"
 
 
 def test_hidden_cards_are_dealt_uniformly_over_the_deals_that_fit() -> None:
@@ -605,3 +620,35 @@ def test_openspiels_rl_environment_learns_on_the_information_state_tensor() -> N
         for agent in agents:
             agent.step(step)
         assert abs(sum(step.rewards)) < 1e-9 and max(step.rewards) == 0.5
+
+
+def test_who_names_trumps_after_a_cut_is_in_every_seats_tensor() -> None:
+    """A tie for most tricks is cut: while the winner of the cut names trumps, every other
+    seat's information state tensor already says who it is (the cut's cards are left out)."""
+    import pyspiel  # noqa: PLC0415
+
+    import arena.research.openspiel_game  # noqa: F401, PLC0415
+
+    game = pyspiel.load_game("knockout_whist", {"players": 4})
+    rng = random.Random(8)
+    compared = 0
+    while compared < 5:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node() and state.need.key[0] == "cut" and state.need.key[1] > 0:
+                cut = []
+                for order in (1, -1):  # the cut: the lowest cards first, or the highest
+                    child = state.clone()
+                    while child.is_chance_node():  # the deal after it: the same cards
+                        same = child.need.key != state.need.key
+                        child.apply_action(child.chance_outcomes()[:: 1 if same else order][0][0])
+                    cut.append(child)
+                choosers = [child.current_player() for child in cut]
+                for seat in set(range(4)) - set(choosers):
+                    tensors = [child.information_state_tensor(seat) for child in cut]
+                    assert (tensors[0] == tensors[1]) == (choosers[0] == choosers[1])
+                compared += choosers[0] != choosers[1]
+            if state.is_chance_node():
+                state.apply_action(rng.choice([card for card, _ in state.chance_outcomes()]))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))

@@ -84,7 +84,8 @@ class GameState:
     """One game of Knockout Whist, from the cut for dealer to the placements.
 
     Attributes are public for reading (views, tests, bots); only
-    :meth:`apply` and :meth:`record_fault` change them.
+    :meth:`apply`, :meth:`record_fault` and (for searches)
+    :meth:`set_hands` change them.
     """
 
     __slots__ = (
@@ -283,6 +284,41 @@ class GameState:
         if not 0 <= seat < self.n:
             raise ValueError(f"seat {seat} does not exist in a {self.n}-player game")
         self.faults.setdefault(seat, {"kind": kind, "detail": detail})
+
+    def set_hands(self, hands: list[list[str]]) -> None:
+        """Give the seats ``hands`` (a search's guess at the hidden cards, each seat holding as
+        many as it does now) and ask the pending decision again from them.
+
+        A play decision's legal moves follow the new hand. At a rainbow or no_picture
+        offer, the seats asked are those the new hands make eligible, in the same turn
+        order: earlier seats that declared and still may keep their answer, the others
+        passed, and the seat asked now must stay eligible.
+
+        Raises:
+            ValueError: for a hand of another size, or a seat asked that the new hands
+                would not ask.
+        """
+        if [len(held) for held in hands] != [len(held) for held in self.hands]:
+            raise ValueError("each seat must hold as many cards as it does")
+        self.hands = [sorted(held, key=CARD_INDEX.__getitem__) for held in hands]
+        pending = self.pending
+        if pending is None or pending.action == TRUMP:
+            return
+        if pending.action == PLAY:
+            self._ask_play(pending.seat)
+            return
+        what = pending.action
+        eligible = [
+            s
+            for s in self.rotations[self.first_leader]
+            if self.statuses[s] == ACTIVE and _may_declare(what, self.hands[s])
+        ]
+        if pending.seat not in eligible:
+            raise ValueError(f"seat {pending.seat} could not declare {what} with its new hand")
+        turn = eligible.index(pending.seat)
+        self.declarers = [s for s in self.declarers if s in eligible[:turn]]
+        self.order = eligible
+        self.turn = turn
 
     def legal_moves(self) -> list[str]:
         """The legal moves of the pending decision (empty when the game is over)."""

@@ -54,14 +54,14 @@ def observation_layout(players: int) -> Mapping[str, slice]:
     """Where each fact lies in the observation vector of a ``players``-seat game, by name.
 
     Seats are relative to the observer (its own first); a card is an index in the
-    engine's order (rank 2..A, then suit); ``played``, ``trick`` and ``statuses`` are
-    a row per seat; ``history_cards`` a row of cards per completed trick of this hand,
-    ``history_knocks`` a row of seats per completed trick.
+    engine's order (rank 2..A, then suit); ``played``, ``trick``, ``dog_cards`` and
+    ``statuses`` are a row per seat; ``history_cards`` a row of cards per completed
+    trick of this hand, ``history_knocks`` a row of seats per completed trick.
     """
     cards, n = 52, players
     sizes = {
         "cards": cards,  # own hand
-        "blind_card": 1,  # holds a blind card (unseen)
+        "blind_card": 1,  # a blind dog (its card unseen)
         "played": n * cards,  # the cards each seat played this hand
         "trick": n * cards,  # the trick on the table, by seat
         "knocked": n,  # the seats that knocked in this trick
@@ -69,7 +69,7 @@ def observation_layout(players: int) -> Mapping[str, slice]:
         "history_knocks": HANDS * n,  # the seats that knocked in each completed trick
         "trump": 4,
         "turn_up": cards,  # the turned-up card
-        "dog_cards": cards,  # face-up dog cards
+        "dog_cards": n * cards,  # face-up dog cards, by seat
         "statuses": n * len(STATUSES),
         "blind": n,  # blind dogs
         "tricks": n,  # tricks taken this hand (a seventh each)
@@ -123,8 +123,8 @@ def encode(state: JSON, players: int, action: str | None = None) -> npt.NDArray[
         out[at["trump"] + SUIT_CHARS.index(state["trump"])] = 1.0
     if state["turn_up"]:
         out[at["turn_up"] + CARD_INDEX[state["turn_up"]]] = 1.0
-    for text in state.get("dog_cards", {}).values():
-        out[at["dog_cards"] + CARD_INDEX[text]] = 1.0
+    for seat, text in state.get("dog_cards", {}).items():
+        out[at["dog_cards"] + rel(int(seat)) * 52 + CARD_INDEX[text]] = 1.0
     for seat, status in enumerate(state["statuses"]):
         out[at["statuses"] + rel(seat) * 3 + STATUSES.index(status)] = 1.0
     for seat in state.get("blind", []):
@@ -153,9 +153,9 @@ def deal_size(players: int) -> int:
         + n * len(STATUSES)  # statuses at the deal
         + n  # blind dogs
         + cards  # the turned-up card
-        + cards  # face-up dog cards
+        + n * cards  # face-up dog cards, by seat
         + 4  # trumps
-        + n  # who named them (zeros: the turned-up card did)
+        + n  # who names them (zeros: the turned-up card did)
         + len(DECLARED)  # what was declared, if anything
         + len(ANSWERS)  # this seat's answer to the offer, if it had one
         + n * cards  # the declarers' cards, shown by the declaration
@@ -182,7 +182,8 @@ def encode_history(records: Sequence[JSON], players: int, seat: int) -> npt.NDAr
     play too (each trick's leader follows from the one before), so two games
     the seat could tell apart give different vectors, with two exceptions: the
     cards drawn in a cut are left out (what the cut decided, the dealer or who
-    names trumps, is kept), and so is the seat's own card or suit that waits,
+    names trumps, is kept: the chooser from the ``hand_end`` before the deal
+    and from the ``trump`` event), and so is the seat's own card or suit that waits,
     at a chance node, for the cards it needs to be drawn. Blocks of deals not
     yet made are zeros.
 
@@ -199,6 +200,7 @@ def encode_history(records: Sequence[JSON], players: int, seat: int) -> npt.NDAr
 
     base = -size
     trick = 0
+    chooser: int | None = None
     for record in records:
         kind = record["type"]
         if kind == "hand_start":
@@ -225,12 +227,17 @@ def encode_history(records: Sequence[JSON], players: int, seat: int) -> npt.NDAr
             if record["turn_up"]:
                 out[at + CARD_INDEX[record["turn_up"]]] = 1.0
             at += 52
-            for text in record.get("dog_cards", {}).values():
-                out[at + CARD_INDEX[text]] = 1.0
+            for who, text in record.get("dog_cards", {}).items():
+                out[at + rel(int(who)) * 52 + CARD_INDEX[text]] = 1.0
+            at += n * 52
+            if chooser is not None:  # named at the end of the hand before
+                out[at + 4 + rel(chooser)] = 1.0
             continue
+        if kind == "hand_end":
+            chooser = record.get("chooser")
         if base < 0:
             continue
-        at = base + 52 + 2 * HANDS + n * 5 + 2 * 52  # past the deal's facts
+        at = base + 52 + 2 * HANDS + n * 5 + 52 + n * 52  # past the deal's facts
         if kind == "own":
             if record["move"] in ANSWERS:
                 out[at + 4 + n + len(DECLARED) + ANSWERS.index(record["move"])] = 1.0

@@ -47,8 +47,8 @@ from arena.research.encode import (
 JSON = dict[str, Any]
 Observation = dict[str, npt.NDArray[Any]]
 
-#: Seconds a step waits for the opponents' moves before it gives up (their time limits
-#: end every wait sooner).
+#: Seconds a step waits for the opponents' moves before it gives up: a bot's time limits
+#: end every wait sooner, but an in-process policy has none.
 WAIT_S = 600.0
 
 
@@ -173,6 +173,9 @@ class KnockoutWhistGym(gymnasium.Env):
                 )
             except Exception as error:  # raised again in the caller's thread, by _next
                 learner.error = error
+                for player in self.opponents:  # mid-game: start afresh for the next game
+                    if isinstance(player, ProcessPlayer):
+                        player.abandon(None)
             finally:
                 learner.asked.put(None)
         for player in self.opponents:
@@ -216,7 +219,10 @@ class KnockoutWhistGym(gymnasium.Env):
 
     def _next(self) -> tuple[Observation, float, bool, JSON]:
         """Wait for the learner's next request, or for the end of the game."""
-        request = self._learner.asked.get(timeout=WAIT_S)
+        try:
+            request = self._learner.asked.get(timeout=WAIT_S)
+        except queue.Empty:
+            raise RuntimeError(f"no move came from the game in {WAIT_S:.0f} s") from None
         self._request = request
         n = self.rules.players
         if request is not None:

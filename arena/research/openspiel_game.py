@@ -212,12 +212,16 @@ class KnockoutWhistState(pyspiel.State):  # type: ignore[misc]
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
         """A state ``player_id`` cannot tell from this one, for IS-MCTS: the cards it has not
         seen dealt again among the seats that hold them, each keeping its count and holding
-        no card of a suit it has shown it lacks (:func:`shown_voids`).
+        no card of a suit it has shown it lacks (:func:`shown_voids`). The decision pending
+        is asked again from the new hands (:meth:`arena.game.GameState.set_hands`).
 
         Uniform over such deals: shuffles are drawn until one fits, so each deal that fits is
         as likely. When :data:`RESAMPLE_TRIES` shuffles in a row do not (many voids, late in a
         hand), a deal that fits is built by matching cards to seats from a shuffle instead,
-        which is not quite uniform. ``probability_sampler`` gives the numbers (in [0, 1)).
+        which is not quite uniform. At a rainbow or no_picture offer to another seat, that
+        seat keeps a hand that may declare: deals are drawn until one gives it such a hand,
+        or, after :data:`RESAMPLE_TRIES`, it keeps its own. ``probability_sampler`` gives the
+        numbers (in [0, 1)).
         """
         clone = self.clone()
         if clone.engine is None or clone.need is not None:
@@ -231,22 +235,39 @@ class KnockoutWhistState(pyspiel.State):  # type: ignore[misc]
             for seat in range(engine.n)
             if (seat != player_id or blind) and any(c not in public for c in engine.hands[seat])
         ]
-        kept = {seat: [c for c in engine.hands[seat] if c in public] for seat in holders}
-        counts = [len(engine.hands[seat]) - len(kept[seat]) for seat in holders]
-        hidden = [c for seat in holders for c in engine.hands[seat] if c not in public]
         voids = shown_voids(engine)
-        dealt = deal_fitting(hidden, [voids[seat] for seat in holders], counts, probability_sampler)
-        for seat, cards in zip(holders, dealt, strict=True):
-            engine.hands[seat] = sorted(kept[seat] + cards, key=CARD_INDEX.__getitem__)
+        before = [list(held) for held in engine.hands]
+
+        def deal(among: list[int]) -> list[list[str]]:
+            hands = [list(held) for held in before]
+            kept = {seat: [c for c in before[seat] if c in public] for seat in among}
+            hidden = [c for seat in among for c in before[seat] if c not in public]
+            counts = [len(before[seat]) - len(kept[seat]) for seat in among]
+            lacks = [voids[seat] for seat in among]
+            dealt = deal_fitting(hidden, lacks, counts, probability_sampler)
+            for seat, cards in zip(among, dealt, strict=True):
+                hands[seat] = kept[seat] + cards
+            return hands
+
+        pending = engine.pending
+        asked = pending.seat if pending is not None and pending.action in DECLARING else None
+        for _ in range(RESAMPLE_TRIES if asked in holders else 1):
+            try:
+                engine.set_hands(deal(holders))
+                break
+            except ValueError:  # the seat asked could not declare with the hand it was dealt
+                continue
+        else:
+            engine.set_hands(deal([seat for seat in holders if seat != asked]))
         # The hand's deal record too: each seat's information state shows its dealt cards,
         # which are now what it holds and what it has played of them.
         at = max(i for i, record in enumerate(engine.log) if record["type"] == "deal")
-        deal = engine.log[at]
-        hands = [list(cards) for cards in deal["hands"]]
+        record = engine.log[at]
+        hands = [list(cards) for cards in record["hands"]]
         for seat in holders:
             played = [card for who, card in engine.played if who == seat]
             hands[seat] = sorted(engine.hands[seat] + played, key=CARD_INDEX.__getitem__)
-        engine.log[at] = {**deal, "hands": hands}
+        engine.log[at] = {**record, "hands": hands}
         return clone
 
     def seen(self, seat: int) -> list[JSON]:
@@ -302,8 +323,11 @@ def shown_voids(engine: GameState) -> list[set[int]]:
     return voids
 
 
-#: Shuffles drawn for a deal that fits the voids before one is built by matching.
+#: Shuffles drawn for a deal that fits the voids before one is built by matching; deals
+#: drawn for one that lets the seat asked at an offer declare.
 RESAMPLE_TRIES = 64
+#: The actions of a declaration offer.
+DECLARING = ("rainbow", "no_picture")
 
 
 def deal_fitting(
