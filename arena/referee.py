@@ -41,7 +41,12 @@ class Player(Protocol):
         """Get ready for a game (start a process, handshake) and take ``game_start``."""
 
     def deliver(self, message: JSON, line: bytes) -> None:
-        """Take an information message (no answer)."""
+        """Take an information message (no answer).
+
+        Raises:
+            BotFault: the player stopped (a person who left between turns): its seat
+                faults at once.
+        """
 
     def request(self, message: JSON, line: bytes, timeout_s: float) -> tuple[str, float]:
         """Answer a request: the move and the milliseconds it took.
@@ -280,13 +285,30 @@ class _Game:
                 append_sent(None)
                 for seat, player in listening:
                     message = hand_start(record, seat)
-                    player.deliver(message, encode(message))
-                continue
-            line = encode(record)
-            append_sent(line)
-            for _, player in listening:
-                player.deliver(record, line)
+                    try:
+                        player.deliver(message, encode(message))
+                    except BotFault as fault:
+                        self._stopped(seat, fault)
+            else:
+                line = encode(record)
+                append_sent(line)
+                for seat, player in listening:
+                    try:
+                        player.deliver(record, line)
+                    except BotFault as fault:
+                        self._stopped(seat, fault)
+            listening = self.listening  # less a seat that stopped
         self.cursor = end
+
+    def _stopped(self, seat: int, fault: BotFault) -> None:
+        """A player stopped as it took a message (a person who left between turns): its seat
+        faults; once the game is decided (its last records going out), nothing can change,
+        so it is only let go."""
+        if self.state.pending is not None:
+            self._fault(seat, fault, None)
+            return
+        self.listening = [(s, p) for s, p in self.listening if s != seat]
+        self.players[seat].abandon(None)
 
 
 def write_replay(path: Path, lines: Sequence[bytes]) -> None:

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ import pytest
 from arena.errors import BotError, FaultKind
 from arena.game import Rules
 from arena.human.entry import choices, understand
-from arena.human.player import CtrlC, HumanPlayer, PersonLeft
+from arena.human.player import LEFT, CtrlC, HumanPlayer, PersonLeft
 from arena.human.seats import HumanSeat, check_people, parse_seats
 from arena.human.view import SeatView
 from arena.human.web import TableServer, WebFront
@@ -138,6 +139,9 @@ class ScriptedFront:
     def show(self, view: SeatView, message: JSON, lines: list[str]) -> None:
         self.shown.append(message)
 
+    def leaving(self) -> str | None:
+        return None
+
     def ask(self, view: SeatView, request: JSON, problem: str | None) -> str:
         if problem is None:
             self.asked += 1
@@ -190,6 +194,52 @@ def test_a_person_who_leaves_faults_and_the_game_plays_out() -> None:
     assert person.left == "eof"
     assert result.placements[0] == 3 and result.replay[-1]["type"] == "game_end"
     assert person.view.stopped == "the person left"
+
+
+class LeavingFront(ScriptedFront):
+    """A person who leaves between turns (Ctrl-C while a bot thinks) on a message ``when``
+    picks."""
+
+    def __init__(self, when: Callable[[JSON], bool]) -> None:
+        super().__init__(random.Random(2))
+        self.when = when
+        self.gone = False
+
+    def show(self, view: SeatView, message: JSON, lines: list[str]) -> None:
+        super().show(view, message, lines)
+        self.gone = self.gone or self.when(message)
+
+    def leaving(self) -> str | None:
+        return "interrupt" if self.gone else None
+
+
+def test_a_person_who_leaves_between_turns_faults_at_once() -> None:
+    """At the next message, not at their next turn (which may never come): every move of
+    the seat after it is the referee's fallback."""
+
+    def first_card_of_another_seat(message: JSON) -> bool:
+        return message.get("event") == "play" and message["seat"] != 0
+
+    front = LeavingFront(first_card_of_another_seat)
+    person = HumanPlayer("ann", front)
+    players: list[Any] = [person, RandomPlayer("b"), RandomPlayer("c")]
+    result = play_game(players, Rules(players=3), seed=5, game_id="g")
+    fault = result.faults[0]
+    assert (fault.kind, fault.detail, person.left) == (FaultKind.CRASH, LEFT, "interrupt")
+    left_at = next(i for i, r in enumerate(result.replay) if first_card_of_another_seat(r))
+    after = [r for r in result.replay[left_at:] if r["type"] == "move" and r["seat"] == 0]
+    assert after and all(move.get("fallback") for move in after)
+    assert person.view.stopped == LEFT
+
+
+def test_a_person_who_leaves_as_the_game_ends_changes_nothing() -> None:
+    """Once the game is decided the seat cannot fault: the person is only let go."""
+    front = LeavingFront(lambda message: message.get("type") == "game_end")
+    person = HumanPlayer("ann", front)
+    players: list[Any] = [person, RandomPlayer("b"), RandomPlayer("c")]
+    result = play_game(players, Rules(players=3), seed=5, game_id="g")
+    assert result.faults == {} and person.left == "interrupt"
+    assert result.replay[-1]["type"] == "game_end" and person.view.stopped == LEFT
 
 
 def test_a_seat_view_holds_nothing_its_messages_did_not() -> None:

@@ -229,7 +229,7 @@ SLOW = f"{sys.executable} {ROOT / 'tests/bots/slow.py'} 1.5 2"
 
 @pytest.mark.parametrize("presses", [1, 2])
 def test_ctrl_c_while_a_bot_thinks(tmp_path: Path, presses: int) -> None:
-    """Once: the person is told, leaves at their next turn, the game plays out (130).
+    """Once: the person is told, leaves once the bot has moved, the game plays out (130).
     Twice: the game stops at once, without a replay (130)."""
     replay = tmp_path / "game.jsonl"
     slow = shlex.quote(f"slow={SLOW}")
@@ -247,7 +247,7 @@ def test_ctrl_c_while_a_bot_thinks(tmp_path: Path, presses: int) -> None:
     finally:
         terminal.close()
     assert "exit=130" in screen and "Traceback" not in screen, screen
-    assert "Ctrl-C: you leave the table at your next turn" in screen
+    assert "Ctrl-C: you leave the table once this move is made" in screen
     if presses == 1:
         assert "You left the table" in screen and "human faulted (crash)" in screen
         assert screen.count("Your turn: ") == 1, "no table is drawn after the Ctrl-C"

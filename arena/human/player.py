@@ -52,6 +52,10 @@ class Front(Protocol):
             PersonLeft: when the person leaves instead.
         """
 
+    def leaving(self) -> str | None:
+        """How the person left between their turns (Ctrl-C while a bot thought, the page's
+        Leave button), as :class:`PersonLeft`'s ``how``; None while they stay."""
+
 
 class HumanPlayer:
     """The referee's player for a person's seat: the rules' answers come from a front."""
@@ -69,9 +73,18 @@ class HumanPlayer:
         self.deliver(message, line)
 
     def deliver(self, message: JSON, line: bytes) -> None:
-        """Take an information message and show it."""
+        """Take an information message and show it.
+
+        Raises:
+            BotFault: ``crash``, "the person left", when they left since their last turn:
+                their seat faults now, not at their next turn, which may never come.
+        """
         lines = self.view.update(message)
         self.front.show(self.view, message, lines)
+        how = self.front.leaving()
+        if how is not None and self.left is None:
+            self.left = how
+            raise BotFault(FaultKind.CRASH, LEFT)
 
     def request(self, message: JSON, line: bytes, timeout_s: float) -> tuple[str, float]:
         """Ask the person until they enter a legal move (no time limit).
@@ -105,7 +118,7 @@ class HumanPlayer:
 
 #: What a person is told when Ctrl-C comes while a bot is thinking.
 LEAVING = (
-    "Ctrl-C: you leave the table at your next turn, and the arena plays your seat out "
+    "Ctrl-C: you leave the table once this move is made, and the arena plays your seat out "
     "(Ctrl-C again stops the game at once, with no replay)."
 )
 
@@ -116,12 +129,13 @@ class CtrlC:
     While a front waits for an entry (``waiting``), Ctrl-C raises
     KeyboardInterrupt there, and the front turns it into :class:`PersonLeft`;
     at any other moment (a bot is thinking) it is counted in ``presses``,
-    the person is told (``say``), and each person's next turn ends their
-    part. Either way the game is played out by the referee and its replay is
-    complete; the command then exits 130, as shells expect after Ctrl-C. A
-    second Ctrl-C while the game still runs raises KeyboardInterrupt: the
-    person (already out, say) wants it stopped now. After the game
-    (``finished``) a press is only counted: it ends the wait for the pages.
+    the person is told (``say``), and the next message to each person ends
+    their part (:meth:`HumanPlayer.deliver`). Either way the game is played
+    out by the referee and its replay is complete; the command then exits
+    130, as shells expect after Ctrl-C. A second Ctrl-C while the game still
+    runs raises KeyboardInterrupt: the person (already out, say) wants it
+    stopped now. After the game (``finished``) a press is only counted: it
+    ends the wait for the pages.
     """
 
     def __init__(self, say: Callable[[str], None] = print) -> None:

@@ -212,6 +212,10 @@ class TerminalFront:
                 )
             )
 
+    def leaving(self) -> str | None:
+        """``interrupt`` once Ctrl-C was pressed while a bot was thinking."""
+        return "interrupt" if self.ctrl_c.pressed else None
+
     def ask(self, view: SeatView, request: JSON, problem: str | None) -> str:
         """Draw the table (the first time) and read one entry.
 

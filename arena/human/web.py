@@ -76,6 +76,12 @@ class WebFront:
         """The seat took a message: the page's next poll gets the new view."""
         self._publish(view=view.to_json())
 
+    def leaving(self) -> str | None:
+        """``page`` once Leave was pressed, ``interrupt`` once Ctrl-C was, between turns."""
+        if self.left:
+            return "page"
+        return "interrupt" if self.ctrl_c.pressed else None
+
     def ask(self, view: SeatView, request: JSON, problem: str | None) -> str:
         """Wait for the page to send an entry (no time limit).
 
