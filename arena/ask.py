@@ -9,6 +9,9 @@ the events, and each request with its original id and time fields) and
 answers each request, but the game goes on with the RECORDED move whatever
 it answered (the events tell it what was played), so every later decision
 is the recorded position. Its answers are compared with the recorded moves.
+Where seat S faulted at a request (a timeout, an illegal move, a garbled
+reply), the bot is asked that request too, and its answer compared with the
+fault; an answer that is not legal is said as the fault it would be.
 
 The referee is the arena's own (:func:`arena.referee.play_game`) and the
 players here only play back what the replay says, so the messages the bot
@@ -24,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.errors import ArenaError, BotFault, FaultKind
-from arena.game import Rules
+from arena.game import Rules, explain_request
 from arena.protocol import PROTOCOL_VERSION, Limits, full_validator
 from arena.referee import Player, play_game
 
@@ -48,10 +51,15 @@ class Answer:
     asked: str | None
     info: Any = None
     problem: str | None = None
+    #: Whether the seat faulted at this decision in the recording (``recorded`` says how).
+    faulted: bool = False
 
     @property
     def differs(self) -> bool:
-        """Whether the bot answered otherwise than the recording (a fault differs too)."""
+        """Whether the bot answered otherwise than the recording: a fault differs from a
+        move; where the recording faulted, a move differs and a fault is the same."""
+        if self.faulted:
+            return self.asked is not None
         return self.asked != self.recorded
 
 
@@ -73,9 +81,23 @@ class Asked:
 
 
 def seat_decisions(records: list[JSON], seat: int) -> int:
-    """How many requests ``seat`` answered itself in a replay (not the arena's fallbacks)."""
-    return sum(
-        1 for r in records if r["type"] == "move" and r["seat"] == seat and not r.get("fallback")
+    """How many requests ``seat`` had in a replay: those it answered, and the one it
+    faulted at (not the arena's fallbacks after it, nor any after a fault at the start)."""
+    moves = [r for r in records if r["type"] == "move" and r["seat"] == seat]
+    answered = sum(1 for move in moves if not move.get("fallback"))
+    end = records[-1] if records and records[-1].get("type") == "game_end" else {}
+    fault = end.get("faults", {}).get(str(seat))
+    return answered + (answered < len(moves) and not _at_start(moves, fault))
+
+
+def _at_start(moves: list[JSON], fault: JSON | None) -> bool:
+    """Whether a seat faulted at its game's start, before any request (it could not start,
+    failed its handshake, or was disabled): known by the fault's wording."""
+    return (
+        fault is not None
+        and bool(moves)
+        and bool(moves[0].get("fallback"))
+        and str(fault["detail"]).startswith(START_FAULTS)
     )
 
 
@@ -149,10 +171,8 @@ class _Recorded:
         self.next = 0
 
     def start_game(self, message: JSON, line: bytes) -> None:
-        if self.fault is not None and self.moves and self.moves[0].get("fallback"):
-            detail = str(self.fault["detail"])
-            if detail.startswith(START_FAULTS):
-                raise BotFault(FaultKind(self.fault["kind"]), detail)
+        if self.fault is not None and _at_start(self.moves, self.fault):
+            raise BotFault(FaultKind(self.fault["kind"]), str(self.fault["detail"]))
 
     def deliver(self, message: JSON, line: bytes) -> None:
         """Nothing: a recording needs no news."""
@@ -222,25 +242,44 @@ class _Asking(_Recorded):
             self.bot.deliver(message, line)
 
     def request(self, message: JSON, line: bytes, timeout_s: float) -> tuple[str, float]:
-        move = self.recorded(message)  # raises where the seat faulted: nothing more to ask
+        try:
+            move = self.recorded(message)
+        except BotFault as fault:  # the seat faulted here: the bot is asked this one too
+            self.decision += 1
+            if not self.broken:
+                said = f"a fault ({fault.kind.value}: {fault.detail})"
+                self._ask(message, line, timeout_s, said, faulted=True)
+            if self.at is not None and self.decision >= self.at:
+                raise _Done from None
+            raise
         self.decision += 1
         if not self.broken:
-            self._ask(message, line, timeout_s, move)
+            self._ask(message, line, timeout_s, move["move"])
         if self.at is not None and self.decision >= self.at:
             raise _Done
         return move["move"], float(move["ms"])
 
-    def _ask(self, message: JSON, line: bytes, timeout_s: float, move: JSON) -> None:
+    def _ask(
+        self, message: JSON, line: bytes, timeout_s: float, recorded: str, *, faulted: bool = False
+    ) -> None:
+        action = message["action"]
         try:
             asked, _ = self.bot.request(message, line, timeout_s)
         except BotFault as fault:
             self.broken = True  # its session is over: later decisions are not asked
-            answer = Answer(self.decision, self.hand, move["action"], move["move"], None,
-                            problem=f"{fault.kind.value}: {fault.detail}")  # fmt: skip
+            problem = f"{fault.kind.value}: {fault.detail}"
+            answer = Answer(self.decision, self.hand, action, recorded, None,
+                            problem=problem, faulted=faulted)  # fmt: skip
         else:
             thought = getattr(self.bot, "thought", None) or {}
-            answer = Answer(self.decision, self.hand, move["action"], move["move"], asked,
-                            info=thought.get("info"))  # fmt: skip
+            info = thought.get("info")
+            if asked in message["legal"]:
+                answer = Answer(self.decision, self.hand, action, recorded, asked,
+                                info=info, faulted=faulted)  # fmt: skip
+            else:  # a fault in a game: said as one (its session goes on here)
+                problem = f"illegal: {explain_request(message, asked)}"
+                answer = Answer(self.decision, self.hand, action, recorded, None,
+                                info=info, problem=problem, faulted=faulted)  # fmt: skip
         if self.at is None or self.decision == self.at:
             self.answers.append(answer)
 

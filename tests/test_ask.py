@@ -74,10 +74,18 @@ def test_one_decision_shows_the_answer_and_its_info(tmp_path: Path) -> None:
     assert last_line(output) == (0, 1)
 
 
-def test_decisions_after_a_seats_fault_are_not_asked_and_others_replay(tmp_path: Path) -> None:
+def test_the_decision_a_seat_faulted_at_is_asked_and_none_after(tmp_path: Path) -> None:
+    """The illegal bot faulted at its first request: the greedy bot answers it legally (a
+    difference), the illegal bot again illegally (the same fault), and nothing after it
+    is asked; the other seats replay the faulted seat's fallbacks as recorded."""
     path = record(tmp_path, f"g={GREEDY}", f"x={ILLEGAL}", f"c={C_BOT}", seed=3)
-    assert ask(path, GREEDY, 1)[1].strip().endswith("0 of 0 moves differ")
-    code, output = ask(path, GREEDY, 0)  # the faulted seat's fallbacks replay as recorded
+    code, output = ask(path, GREEDY, 1)
+    assert code == 0 and last_line(output) == (1, 1), output
+    assert "  decision 1 (hand 1, play): recorded a fault (illegal: " in output
+    code, output = ask(path, ILLEGAL, 1, "--at", "1")
+    assert code == 0 and last_line(output) == (0, 1), output
+    assert "misbehave a fault (illegal: " in output and "(the same)" in output
+    code, output = ask(path, GREEDY, 0)
     assert code == 0 and last_line(output)[0] == 0, output
 
 
