@@ -145,7 +145,8 @@ def card_text(card: str) -> str:
 
 
 def expected_tables(records: list[JSON]) -> list[JSON]:
-    """What the table shows after each line the viewer shows (all but the moves).
+    """What the table shows after each line the viewer shows (all but the moves, except a
+    declaration's pass, which no event follows).
 
     Worked out here from the replay, independently of the viewer's script:
     hands, trick, statuses, tricks, trump, turn-up, faulted seats, and how
@@ -174,9 +175,13 @@ def expected_tables(records: list[JSON]) -> list[JSON]:
         kind, event = record["type"], record.get("event")
         seat: Any = record.get("seat")  # an int on the lines that name a seat
         if kind == "move":
-            moves[seat] = record
             if record.get("fallback"):
                 faulted.add(seat)
+            if record["action"] in ("rainbow", "no_picture") and record["move"] == "pass":
+                ends = FALLBACK if record.get("fallback") else f" in {record['ms']} ms"
+                shown(f"{names[seat]} does not declare ", ends)  # no event follows a pass
+            else:
+                moves[seat] = record
             continue
         ends = ""
         if kind == "deal":
@@ -350,10 +355,11 @@ def test_the_viewers_frames_follow_every_card(
     page_file = tmp_path / "viewer.html"
     page_file.write_text(viewer_page(games[0]))
     page = offline(browser, page_file, [])
+    passed = 0
     for records in games:
         shown = page.evaluate("records => ArenaViewer.framesOf(records)", records)
         tables = expected_tables(records)
-        assert len(shown) == len(tables), "a frame for each line but the moves"
+        assert len(shown) == len(tables), "a frame for each line but the moves (and passes)"
         for frame, table in zip(shown, tables, strict=True):
             check_caption(frame["caption"], table)
             assert [seat["cards"] for seat in frame["seats"]] == table["hands"], frame["caption"]
@@ -364,6 +370,18 @@ def test_the_viewers_frames_follow_every_card(
             faulted = {index for index, seat in enumerate(frame["seats"]) if seat["faulted"]}
             assert faulted == table["faulted"], frame["caption"]
         assert shown[-1]["placements"] == records[-1]["placements"]
+        passes = [i for i, r in enumerate(records) if r.get("action") == "rainbow"
+                  and r.get("move") == "pass"]  # fmt: skip
+        if passes:  # what a bot thought as it passed shows on the pass's own frame
+            passed += 1
+            thought = [dict(r) for r in records]
+            thought[passes[0]].update(info={"why": "weak"}, log=["no rainbow"])
+            frames = page.evaluate("records => ArenaViewer.framesOf(records)", thought)
+            name = {p["seat"]: p["name"] for p in records[0]["players"]}[records[passes[0]]["seat"]]
+            assert [f["thought"] for f in frames if f["thought"]] == [
+                {"who": name, "info": {"why": "weak"}, "log": ["no rainbow"]}
+            ]
+    assert passed or not rules.rainbow, "passes on a rainbow were shown"
     reordered = [{**games[0][0], "players": games[0][0]["players"][::-1]}, *games[0][1:]]
     names = page.evaluate(
         "records => ArenaViewer.framesOf(records)[0].seats.map(s => s.name)", reordered

@@ -39,20 +39,36 @@ const ArenaViewer = (() => {
     // Each seat's move line not yet followed by its event. Declarations are all
     // answered before any is revealed, so several can wait at once.
     const moves = new Map();
-    const how = (record) => {
-      const move = moves.get(record.seat);
-      moves.delete(record.seat);
+    const timing = (move) => {
       if (!move) return "";
       if (move.fallback) return " (the arena's move: this seat has faulted)";
       return typeof move.ms === "number" ? ` in ${move.ms} ms` : "";
     };
+    const how = (record) => {
+      const move = moves.get(record.seat);
+      moves.delete(record.seat);
+      return timing(move);
+    };
+    // What the bot sent with the move (info) and wrote while deciding it (log).
+    const thoughtOf = (move) => (move && (move.info !== undefined || (move.log && move.log.length))
+      ? { who: who(move.seat), info: move.info, log: move.log || [] }
+      : null);
     for (const record of records.slice(1)) {
       state.thought = null;
       if (record.type === "move") {
-        moves.set(record.seat, record);
         if (record.fallback && state.seats[record.seat].faulted === null) {
           state.seats[record.seat].faulted = "faulted";
         }
+        const declaring = record.action === "rainbow" || record.action === "no_picture";
+        if (!(declaring && record.move === "pass")) {
+          moves.set(record.seat, record);
+          continue;
+        }
+        // No event follows a pass (nobody else sees it): it is a frame of its own.
+        const what = record.action === "rainbow" ? "a rainbow" : "no picture";
+        state.thought = thoughtOf(record);
+        state.caption = `${who(record.seat)} does not declare ${what}${timing(record)}`;
+        shown.push(clone(state));
         continue;
       }
       if (record.type === "deal") {
@@ -71,11 +87,7 @@ const ArenaViewer = (() => {
         const turnUp = record.turn_up ? `, ${cardText(record.turn_up)} turned up` : "";
         state.caption = `Hand ${record.hand}: ${who(record.dealer)} deals ${size} each${turnUp}`;
       } else if (record.type === "event") {
-        const move = moves.get(record.seat);
-        // What the bot sent with the move (info) and wrote while deciding it (log).
-        if (move && (move.info !== undefined || (move.log && move.log.length))) {
-          state.thought = { who: who(record.seat), info: move.info, log: move.log || [] };
-        }
+        state.thought = thoughtOf(moves.get(record.seat));
         state.caption = applyEvent(record, state, who) + how(record);
         if (record.event !== "trick") state.winner = null;
       } else if (record.type === "hand_end") {
