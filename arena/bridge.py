@@ -25,9 +25,10 @@ import importlib.util
 import json
 import sys
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from arena.research.encode import Policy, policy_answer
+if TYPE_CHECKING:
+    from arena.research.encode import Policy
 
 JSON = dict[str, Any]
 
@@ -57,7 +58,13 @@ def load_policy(target: str) -> Policy:
 
 
 def serve(policy: Policy, name: str, stdin: IO[str], stdout: IO[str]) -> None:
-    """Answer ``hello`` and every ``request`` through ``policy`` until ``bye`` or the end."""
+    """Answer ``hello`` and every ``request`` through ``policy`` until ``bye`` or the end.
+
+    Raises:
+        ModuleNotFoundError: without the research extra (numpy).
+    """
+    from arena.research.encode import policy_answer  # noqa: PLC0415 - main() says what is missing
+
     players = 0
     real_stdout = sys.stdout
     for line in stdin:
@@ -96,6 +103,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("target", help="PATH/agent.py:CALLABLE")
     parser.add_argument("--name", default=None, help="the name in ready (default: the file's)")
     args = parser.parse_args(argv)
+    try:
+        import arena.research.encode  # noqa: F401, PLC0415 - the extra, checked before the agent
+    except ModuleNotFoundError as missing:
+        raise SystemExit(f"arena.bridge: {missing}") from None
     policy = load_policy(args.target)
     name = args.name or Path(args.target.rpartition(":")[0]).stem
     serve(policy, name, sys.stdin, sys.stdout)

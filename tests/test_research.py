@@ -220,24 +220,50 @@ def test_an_illegal_action_is_refused_in_a_sentence() -> None:
     assert ACTIONS == 60
 
 
+#: Python run as if the research extra were not installed: its libraries cannot be found.
+WITHOUT_THE_EXTRA = (
+    "import sys\n"
+    "class Block:\n"
+    "    def find_spec(self, name, path=None, target=None):\n"
+    "        if name.split('.')[0] in ('pettingzoo', 'gymnasium', 'numpy', 'pyspiel'):\n"
+    "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+    "sys.meta_path.insert(0, Block())\n"
+)
+
+
+def without_the_extra(script: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", WITHOUT_THE_EXTRA + script], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60, check=False)  # fmt: skip
+
+
 def test_the_core_install_never_imports_the_research_libraries() -> None:
     """Without the extra the arena works: its commands import none of them."""
-    script = (
-        "import sys\n"
-        "class Block:\n"
-        "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name.split('.')[0] in ('pettingzoo', 'gymnasium', 'numpy', 'pyspiel'):\n"
-        "            raise ImportError(f'{name} is blocked')\n"
-        "sys.meta_path.insert(0, Block())\n"
+    done = without_the_extra(
         "import arena.cli, arena.referee, arena.tournament.runner, arena.report.tournament_report\n"
         "from click.testing import CliRunner\n"
         "result = CliRunner().invoke(arena.cli.main, ['simulate', '--seed', '3', '--quiet'])\n"
         "assert result.exit_code == 0, result.output\n"
         "print('ok')\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          cwd=ROOT, timeout=60, check=False)  # fmt: skip
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_without_the_extra_the_research_parts_say_what_to_install() -> None:
+    done = without_the_extra("import arena.research\n")
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == (
+        "ModuleNotFoundError: arena.research needs the research extra (numpy is missing): "
+        "pip install 'arena[research]'"
+    )
+    done = without_the_extra(
+        "import runpy\n"
+        f"sys.argv = ['arena.bridge', '{POLICY}:policy']\n"
+        "runpy.run_module('arena.bridge', run_name='__main__')\n"
+    )
+    assert (done.returncode, done.stderr) == (1, (
+        "arena.bridge: arena.research needs the research extra (numpy is missing): "
+        "pip install 'arena[research]'\n"
+    ))  # fmt: skip
 
 
 def test_gymnasiums_check_env_passes() -> None:

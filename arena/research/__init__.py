@@ -20,7 +20,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from arena.research.encode import MOVES, Policy
+try:
+    from arena.research.encode import MOVES, Policy
+except ModuleNotFoundError as missing:  # numpy: the research extra is not installed
+    raise ModuleNotFoundError(
+        f"arena.research needs the research extra ({missing.name} is missing): "
+        "pip install 'arena[research]'",
+        name=missing.name,
+    ) from missing
 
 if TYPE_CHECKING:
     from arena.research.aec import KnockoutWhistEnv
