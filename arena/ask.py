@@ -131,10 +131,10 @@ def check_replay(records: list[JSON], seat: int, at: int | None) -> JSON:
     if at is not None and not 1 <= at <= decisions:
         name = header["players"][seat]["name"]
         raise AskError(
-            f"--at {at}: seat {seat} ({name}) answered {decisions} requests in this game "
+            f"--at {at}: seat {seat} ({name}) had {decisions} requests in this game "
             f"(decisions 1 to {decisions})"
             if decisions
-            else f"--at {at}: seat {seat} ({name}) answered no request in this game"
+            else f"--at {at}: seat {seat} ({name}) had no request in this game"
         )
     return header
 
@@ -189,15 +189,18 @@ class _Recorded:
                            "its own seed and rules")  # fmt: skip
         move = self.moves[self.next]
         self.next += 1
-        if move.get("fallback"):
-            assert self.fault is not None
-            raise BotFault(FaultKind(self.fault["kind"]), str(self.fault["detail"]))
-        if move["action"] != message["action"] or move["move"] not in message["legal"]:
+        fallback = bool(move.get("fallback"))
+        # The arena's fallback is the first legal move; any other recorded move, a legal one.
+        fits = move["move"] == message["legal"][0] if fallback else move["move"] in message["legal"]
+        if move["action"] != message["action"] or not fits:
             raise AskError(
                 f"the replay's move {move['move']!r} of {self.name} ({move['action']}) does not "
                 f"fit the position its seed and rules rebuild ({message['action']}, legal "
                 f"{', '.join(message['legal'])}): it cannot be asked again"
             )
+        if fallback:
+            assert self.fault is not None
+            raise BotFault(FaultKind(self.fault["kind"]), str(self.fault["detail"]))
         return move
 
     def request(self, message: JSON, line: bytes, timeout_s: float) -> tuple[str, float]:
@@ -239,7 +242,10 @@ class _Asking(_Recorded):
         if message.get("type") == "hand_start":
             self.hand = message["hand"]
         if not self.broken:
-            self.bot.deliver(message, line)
+            try:
+                self.bot.deliver(message, line)
+            except BotFault:  # its session is over: later decisions are not asked
+                self.broken = True
 
     def request(self, message: JSON, line: bytes, timeout_s: float) -> tuple[str, float]:
         try:

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from mypy_extensions import mypyc_attr
 
 from arena.errors import BotFault, FaultKind
-from arena.game import DeckSource, GameState, Rules, hand_start, request_state
+from arena.game import OUT, DeckSource, GameState, Rules, hand_start, request_state
 from arena.protocol import PROTOCOL_VERSION, Limits, encode
 
 JSON = dict[str, Any]
@@ -302,9 +302,10 @@ class _Game:
 
     def _stopped(self, seat: int, fault: BotFault) -> None:
         """A player stopped as it took a message (a person who left between turns): its seat
-        faults; once the game is decided (its last records going out), nothing can change,
-        so it is only let go."""
-        if self.state.pending is not None:
+        faults. A seat knocked out, or any once the game is decided (its last records going
+        out), has no decision left to lose: its place stands, and the player is only let go."""
+        state = self.state
+        if state.pending is not None and state.statuses[seat] != OUT:
             self._fault(seat, fault, None)
             return
         self.listening = [(s, p) for s, p in self.listening if s != seat]

@@ -242,6 +242,28 @@ def test_a_person_who_leaves_as_the_game_ends_changes_nothing() -> None:
     assert result.replay[-1]["type"] == "game_end" and person.view.stopped == LEFT
 
 
+def test_a_person_knocked_out_who_leaves_keeps_their_place() -> None:
+    """Out of the game, watching: leaving changes nothing (no decision was left to lose)."""
+
+    def out(message: JSON) -> bool:
+        return message.get("type") == "hand_end" and message["statuses"][0] == "out"
+
+    for seed in range(40):
+        players: list[Any] = [HumanPlayer("ann", LeavingFront(lambda _: False)),
+                              *(RandomPlayer(name) for name in "bcd")]  # fmt: skip
+        stayed = play_game(players, Rules(players=4), seed=seed, game_id="g")
+        ends = [record for record in stayed.replay if record["type"] == "hand_end"]
+        if any(out(end) for end in ends[:-1]):  # out, with the game going on after
+            break
+    else:
+        raise AssertionError("no game of these seeds knocks the person out before its end")
+    person = HumanPlayer("ann", LeavingFront(out))
+    players = [person, *(RandomPlayer(name) for name in "bcd")]
+    result = play_game(players, Rules(players=4), seed=seed, game_id="g")
+    assert person.left == "interrupt" and person.view.stopped == LEFT, seed
+    assert (result.faults, result.placements) == ({}, stayed.placements)
+
+
 def test_a_seat_view_holds_nothing_its_messages_did_not() -> None:
     """Every card in the view was in a message the seat was sent: its own, or public."""
     front = ScriptedFront(random.Random(2))

@@ -248,22 +248,22 @@ def test_the_core_install_never_imports_the_research_libraries() -> None:
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
 
 
+EXTRA = (
+    "arena.research needs the research extra (numpy is missing): in the arena's folder, "
+    "pip install '.[research]' (pettingzoo, gymnasium, numpy, open-spiel)"
+)
+
+
 def test_without_the_extra_the_research_parts_say_what_to_install() -> None:
     done = without_the_extra("import arena.research\n")
     assert done.returncode == 1, done.stderr
-    assert done.stderr.strip().splitlines()[-1] == (
-        "ModuleNotFoundError: arena.research needs the research extra (numpy is missing): "
-        "pip install 'arena[research]'"
-    )
+    assert done.stderr.strip().splitlines()[-1] == "ModuleNotFoundError: " + EXTRA
     done = without_the_extra(
         "import runpy\n"
         f"sys.argv = ['arena.bridge', '{POLICY}:policy']\n"
         "runpy.run_module('arena.bridge', run_name='__main__')\n"
     )
-    assert (done.returncode, done.stderr) == (1, (
-        "arena.bridge: arena.research needs the research extra (numpy is missing): "
-        "pip install 'arena[research]'\n"
-    ))  # fmt: skip
+    assert (done.returncode, done.stderr) == (1, f"arena.bridge: {EXTRA}\n")
 
 
 def test_gymnasiums_check_env_passes() -> None:

@@ -17,17 +17,33 @@ that the bridge (which needs only the encoding) starts quickly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-try:
+
+@contextmanager
+def _the_extra() -> Iterator[None]:
+    """Imports of the research extra's libraries: one missing is said as the extra missing.
+
+    Raises:
+        ModuleNotFoundError: naming the extra and how to install it.
+    """
+    try:
+        yield
+    except ModuleNotFoundError as missing:
+        if missing.name is None or missing.name.split(".")[0] == "arena":
+            raise  # not the extra: a broken install of the arena itself
+        raise ModuleNotFoundError(
+            f"arena.research needs the research extra ({missing.name} is missing): in the "
+            "arena's folder, pip install '.[research]' (pettingzoo, gymnasium, numpy, "
+            "open-spiel)",
+            name=missing.name,
+        ) from missing
+
+
+with _the_extra():
     from arena.research.encode import MOVES, Policy
-except ModuleNotFoundError as missing:  # numpy: the research extra is not installed
-    raise ModuleNotFoundError(
-        f"arena.research needs the research extra ({missing.name} is missing): "
-        "pip install 'arena[research]'",
-        name=missing.name,
-    ) from missing
 
 if TYPE_CHECKING:
     from arena.research.aec import KnockoutWhistEnv
@@ -39,7 +55,8 @@ def pettingzoo_env(
 ) -> KnockoutWhistEnv:
     """A PettingZoo AEC environment of a ``players``-seat game under ``rule_options``
     (keywords of :class:`arena.game.Rules`), dealt from ``seed`` as ``arena play --seed``."""
-    from arena.research.aec import KnockoutWhistEnv  # noqa: PLC0415 - see the module
+    with _the_extra():
+        from arena.research.aec import KnockoutWhistEnv  # noqa: PLC0415 - see the module
 
     return KnockoutWhistEnv(players, seed, **rule_options)
 
@@ -54,7 +71,8 @@ def gym_env(
     ``opponents`` (in seat order) are ``"random"`` (in-process), a policy (in-process: a
     callable given an agent's observation, returning an action number) or any BOT argument
     of the arena, run as a subprocess (default: random players)."""
-    from arena.research.gym import KnockoutWhistGym  # noqa: PLC0415 - see the module
+    with _the_extra():
+        from arena.research.gym import KnockoutWhistGym  # noqa: PLC0415 - see the module
 
     return KnockoutWhistGym(players, seat, opponents, **rule_options)
 
