@@ -4,7 +4,8 @@ reference for the arena's search bot.
 Each game is the OpenSpiel game ``knockout_whist`` (:mod:`arena.research.openspiel_game`):
 chance nodes are sampled uniformly, seat ``game % players`` is OpenSpiel's
 Python ``ISMCTSBot`` (``--simulations`` simulations a move, random-rollout
-evaluator, UCT c = 2, its deals from ``resample_from_infostate``), the other
+evaluator, UCT c = 2, its deals from ``resample_from_infostate``, all drawn
+from a generator seeded by the game number, so a run is repeatable), the other
 seats are the sample bot ``--opponent`` (``greedy`` or ``random``), asked
 with the protocol request of their seat (its state, legal moves and
 action), in-process. Prints the win rate (first places, shared ones
@@ -51,6 +52,9 @@ def play(game_number: int) -> tuple[int, int, float]:
         random_state=rng,
         final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
     )
+    # The bot's own resampler draws from an unseeded sampler of OpenSpiel's: the same game
+    # then plays otherwise each run. Seeded from the game's generator, a run is repeatable.
+    bot.set_resampler(lambda state, player: state.resample_from_infostate(player, rng.uniform))
     opponent = load(BOTS / f"{SETTINGS['opponent']}_bot.py", f"opponent_{game_number}")
     chance = random.Random(game_number)
     state = game.new_initial_state()
