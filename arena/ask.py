@@ -85,9 +85,15 @@ def seat_decisions(records: list[JSON], seat: int) -> int:
     faulted at (not the arena's fallbacks after it, nor any after a fault at the start)."""
     moves = [r for r in records if r["type"] == "move" and r["seat"] == seat]
     answered = sum(1 for move in moves if not move.get("fallback"))
-    end = records[-1] if records and records[-1].get("type") == "game_end" else {}
-    fault = end.get("faults", {}).get(str(seat))
+    fault = _faults(records).get(str(seat))
     return answered + (answered < len(moves) and not _at_start(moves, fault))
+
+
+def _faults(records: list[JSON]) -> dict[str, JSON]:
+    """The faults by seat key of a replay's ``game_end`` (none, when it has none)."""
+    end = records[-1] if records and records[-1].get("type") == "game_end" else {}
+    faults: dict[str, JSON] = end.get("faults", {})
+    return faults
 
 
 def _at_start(moves: list[JSON], fault: JSON | None) -> bool:
@@ -268,24 +274,19 @@ class _Asking(_Recorded):
     def _ask(
         self, message: JSON, line: bytes, timeout_s: float, recorded: str, *, faulted: bool = False
     ) -> None:
-        action = message["action"]
+        asked: str | None
+        info = problem = None
         try:
             asked, _ = self.bot.request(message, line, timeout_s)
         except BotFault as fault:
             self.broken = True  # its session is over: later decisions are not asked
-            problem = f"{fault.kind.value}: {fault.detail}"
-            answer = Answer(self.decision, self.hand, action, recorded, None,
-                            problem=problem, faulted=faulted)  # fmt: skip
+            asked, problem = None, f"{fault.kind.value}: {fault.detail}"
         else:
-            thought = getattr(self.bot, "thought", None) or {}
-            info = thought.get("info")
-            if asked in message["legal"]:
-                answer = Answer(self.decision, self.hand, action, recorded, asked,
-                                info=info, faulted=faulted)  # fmt: skip
-            else:  # a fault in a game: said as one (its session goes on here)
-                problem = f"illegal: {explain_request(message, asked)}"
-                answer = Answer(self.decision, self.hand, action, recorded, None,
-                                info=info, problem=problem, faulted=faulted)  # fmt: skip
+            info = (getattr(self.bot, "thought", None) or {}).get("info")
+            if asked not in message["legal"]:  # a fault in a game: said as one (it goes on here)
+                asked, problem = None, f"illegal: {explain_request(message, asked)}"
+        answer = Answer(self.decision, self.hand, message["action"], recorded, asked,
+                        info=info, problem=problem, faulted=faulted)  # fmt: skip
         if self.at is None or self.decision == self.at:
             self.answers.append(answer)
 
@@ -306,8 +307,7 @@ def ask_again(records: list[JSON], seat: int, bot: Player, at: int | None = None
     """
     header = check_replay(records, seat, at)
     players_info = sorted(header["players"], key=lambda player: player["seat"])
-    end = records[-1] if records[-1].get("type") == "game_end" else {}
-    faults: dict[str, JSON] = end.get("faults", {})
+    faults = _faults(records)
     moves: list[list[JSON]] = [[] for _ in players_info]
     for record in records:
         if record["type"] == "move":

@@ -19,7 +19,8 @@ Chooser = Callable[[JSON], str]
 class ScriptedPlayer:
     """A player whose answers come from a function of the request message.
 
-    It keeps every message it received, for tests to inspect.
+    It keeps every message of its current game, for tests to inspect (only
+    the current game's: a player may play millions of games).
     """
 
     def __init__(self, name: str, choose: Chooser, *, description: str = "in-process") -> None:
@@ -31,8 +32,9 @@ class ScriptedPlayer:
         self.games = 0
 
     def start_game(self, message: JSON, line: bytes) -> None:
-        """Take ``game_start``."""
+        """Take ``game_start``; forget the previous game's messages."""
         self.games += 1
+        self.received.clear()
         self.received.append(message)
 
     def deliver(self, message: JSON, line: bytes) -> None:
@@ -60,8 +62,7 @@ class RandomPlayer(ScriptedPlayer):
         self._rng = random.Random(0)
 
     def start_game(self, message: JSON, line: bytes) -> None:
-        """Reseed from the game id and seat; forget the previous game's messages."""
-        self.received.clear()  # keeps memory flat across many games
+        """Reseed from the game id and seat."""
         super().start_game(message, line)
         self._rng = random.Random(f"{message['game']}/{message['seat']}")
 

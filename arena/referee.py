@@ -264,12 +264,16 @@ class _Game:
 
     def _fault(self, seat: int, fault: BotFault, request_id: int | None) -> None:
         self.faults[seat] = Fault(fault.kind, fault.detail)
-        self.listening = [(s, p) for s, p in self.listening if s != seat]
         self.state.record_fault(seat, fault.kind.value, fault.detail)
         error: JSON = {"type": "error", "message": f"{fault.kind.value}: {fault.detail}"}
         if request_id is not None:
             error["id"] = request_id
-        self.players[seat].abandon(encode(error))
+        self._let_go(seat, encode(error))
+
+    def _let_go(self, seat: int, error_line: bytes | None) -> None:
+        """The seat's player hears nothing more of this game and is stopped."""
+        self.listening = [(s, p) for s, p in self.listening if s != seat]
+        self.players[seat].abandon(error_line)
 
     def _publish(self) -> None:
         """Send the engine's new records to the players and into the replay."""
@@ -307,9 +311,8 @@ class _Game:
         state = self.state
         if state.pending is not None and state.statuses[seat] != OUT:
             self._fault(seat, fault, None)
-            return
-        self.listening = [(s, p) for s, p in self.listening if s != seat]
-        self.players[seat].abandon(None)
+        else:
+            self._let_go(seat, None)
 
 
 def write_replay(path: Path, lines: Sequence[bytes]) -> None:

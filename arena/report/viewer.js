@@ -65,8 +65,8 @@ const ArenaViewer = (() => {
           continue;
         }
         // No event follows a pass (nobody else sees it): it is a frame of its own.
-        const what = record.action === "rainbow" ? "a rainbow" : "no picture";
         state.thought = thoughtOf(record);
+        const what = declarationText(record.action);
         state.caption = `${who(record.seat)} does not declare ${what}${timing(record)}`;
         shown.push(clone(state));
         continue;
@@ -111,6 +111,10 @@ const ArenaViewer = (() => {
     return shown;
   }
 
+  function declarationText(what) {
+    return what === "rainbow" ? "a rainbow" : "no picture";
+  }
+
   function applyEvent(record, state, who) {
     switch (record.event) {
       case "play": {
@@ -135,7 +139,7 @@ const ArenaViewer = (() => {
         if (state.trickDone) Object.assign(state, { trick: [], trickDone: false });
         return `${who(record.seat)} knocks`;
       case "declare": {
-        const what = record.what === "rainbow" ? "a rainbow" : "no picture";
+        const what = declarationText(record.what);
         return `${who(record.seat)} declares ${what}: ${record.cards.map(cardText).join(" ")}`;
       }
       case "cut": {

@@ -19,7 +19,6 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -31,9 +30,9 @@ from arena.research.encode import (
     action_mask,
     encode,
     move_of,
-    observation_size,
     rewards,
 )
+from arena.research.encode import observation_space as space_of_observations
 
 JSON = dict[str, Any]
 Observation = dict[str, npt.NDArray[Any]]
@@ -63,15 +62,8 @@ class KnockoutWhistEnv(AECEnv):  # type: ignore[misc]  # PettingZoo's base is un
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents: list[str] = []
-        size = observation_size(players)
         self.observation_spaces = {
-            agent: spaces.Dict(
-                {
-                    "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
-                    "action_mask": spaces.Box(0, 1, (ACTIONS,), np.int8),
-                }
-            )
-            for agent in self.possible_agents
+            agent: space_of_observations(players) for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(ACTIONS) for agent in self.possible_agents}
         self._seeds = random.Random(seed)

@@ -19,13 +19,16 @@ import functools
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from arena.game.cards import CARD_INDEX, CARD_TEXT, SUIT_CHARS
 from arena.match.stats import seat_scores
+
+if TYPE_CHECKING:
+    from gymnasium import spaces
 
 JSON = dict[str, Any]
 #: A policy: an agent's observation (:func:`observation_of`) to an action number, or to
@@ -79,14 +82,38 @@ def observation_layout(players: int) -> Mapping[str, slice]:
         "leader": n,  # the seat leading this trick
         "action": len(KINDS),  # what is asked (zeros: nothing)
     }
+    return _laid_out(sizes)
+
+
+def _laid_out(sizes: dict[str, int]) -> Mapping[str, slice]:
+    """Named parts of the given sizes, one after another."""
     starts = itertools.accumulate(sizes.values(), initial=0)  # one more than the sizes
     places = zip(sizes.items(), starts, strict=False)
     return MappingProxyType({name: slice(a, a + size) for (name, size), a in places})
 
 
+@functools.cache
+def _starts(layout: Callable[[int], Mapping[str, slice]], players: int) -> dict[str, int]:
+    """Where each part of a layout starts: the offsets the encoders add to."""
+    return {name: place.start for name, place in layout(players).items()}
+
+
 def observation_size(players: int) -> int:
     """The length of the observation vector of a ``players``-seat game."""
     return int(observation_layout(players)["action"].stop)
+
+
+def observation_space(players: int) -> spaces.Dict:
+    """The Gymnasium space of an agent's observation: the vector and the action mask
+    (Gymnasium is imported here: the bridge, which needs only the encoding, goes without)."""
+    from gymnasium import spaces  # noqa: PLC0415 - see above
+
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(0.0, 1.0, (observation_size(players),), np.float32),
+            "action_mask": spaces.Box(0, 1, (ACTIONS,), np.int8),
+        }
+    )
 
 
 def encode(state: JSON, players: int, action: str | None = None) -> npt.NDArray[np.float32]:
@@ -99,7 +126,7 @@ def encode(state: JSON, players: int, action: str | None = None) -> npt.NDArray[
     n = players
     me = state["seat"]
     out = np.zeros(observation_size(n), dtype=np.float32)
-    at = {name: place.start for name, place in observation_layout(n).items()}
+    at = _starts(observation_layout, n)
 
     def rel(seat: int) -> int:
         return int(seat - me) % n
@@ -142,27 +169,36 @@ def encode(state: JSON, players: int, action: str | None = None) -> npt.NDArray[
     return out
 
 
+@functools.cache
+def deal_layout(players: int) -> Mapping[str, slice]:
+    """Where each fact lies in one deal's block of the history vector
+    (:func:`encode_history`), by name; seats relative to the observer."""
+    cards, n = 52, players
+    return _laid_out(
+        {
+            "cards": cards,  # own cards dealt
+            "hand": HANDS,  # hand number
+            "hand_size": HANDS,  # cards dealt
+            "dealer": n,
+            "statuses": n * len(STATUSES),  # statuses at the deal
+            "blind": n,  # blind dogs
+            "turn_up": cards,  # the turned-up card
+            "dog_cards": n * cards,  # face-up dog cards, by seat
+            "trump": 4,
+            "chooser": n,  # who names trumps (zeros: the turned-up card did)
+            "declared": len(DECLARED),  # what was declared, if anything
+            "answer": len(ANSWERS),  # this seat's answer to the offer, if it had one
+            "shown": n * cards,  # the declarers' cards, shown by the declaration
+            "played": n * cards,  # who played each card
+            "trick_of": HANDS * cards,  # in which trick
+            "knocks": HANDS * n,  # who knocked in each trick
+        }
+    )
+
+
 def deal_size(players: int) -> int:
     """The length of one deal's block of the history vector (:func:`encode_history`)."""
-    cards, n = 52, players
-    return (
-        cards  # own cards dealt
-        + HANDS  # hand number
-        + HANDS  # cards dealt
-        + n  # dealer
-        + n * len(STATUSES)  # statuses at the deal
-        + n  # blind dogs
-        + cards  # the turned-up card
-        + n * cards  # face-up dog cards, by seat
-        + 4  # trumps
-        + n  # who names them (zeros: the turned-up card did)
-        + len(DECLARED)  # what was declared, if anything
-        + len(ANSWERS)  # this seat's answer to the offer, if it had one
-        + n * cards  # the declarers' cards, shown by the declaration
-        + n * cards  # who played each card
-        + HANDS * cards  # in which trick
-        + HANDS * n  # who knocked in each trick
-    )
+    return int(deal_layout(players)["knocks"].stop)
 
 
 def history_size(players: int) -> int:
@@ -194,6 +230,7 @@ def encode_history(records: Sequence[JSON], players: int, seat: int) -> npt.NDAr
     n = players
     size = deal_size(n)
     out = np.zeros(DEALS * size, dtype=np.float32)
+    part = _starts(deal_layout, n)
 
     def rel(who: int) -> int:
         return int(who - seat) % n
@@ -208,62 +245,48 @@ def encode_history(records: Sequence[JSON], players: int, seat: int) -> npt.NDAr
             if base >= len(out):
                 raise IndexError(f"more than {DEALS} deals")
             trick = 0
-            at = base
+            at = {name: base + start for name, start in part.items()}
             for text in record["cards"]:
-                out[at + CARD_INDEX[text]] = 1.0
-            at += 52
-            out[at + record["hand"] - 1] = 1.0
-            at += HANDS
-            out[at + record["hand_size"] - 1] = 1.0
-            at += HANDS
-            out[at + rel(record["dealer"])] = 1.0
-            at += n
+                out[at["cards"] + CARD_INDEX[text]] = 1.0
+            out[at["hand"] + record["hand"] - 1] = 1.0
+            out[at["hand_size"] + record["hand_size"] - 1] = 1.0
+            out[at["dealer"] + rel(record["dealer"])] = 1.0
             for who, status in enumerate(record["statuses"]):
-                out[at + rel(who) * 3 + STATUSES.index(status)] = 1.0
-            at += n * 3
+                out[at["statuses"] + rel(who) * 3 + STATUSES.index(status)] = 1.0
             for who in record.get("blind", ()):
-                out[at + rel(who)] = 1.0
-            at += n
+                out[at["blind"] + rel(who)] = 1.0
             if record["turn_up"]:
-                out[at + CARD_INDEX[record["turn_up"]]] = 1.0
-            at += 52
+                out[at["turn_up"] + CARD_INDEX[record["turn_up"]]] = 1.0
             for who, text in record.get("dog_cards", {}).items():
-                out[at + rel(int(who)) * 52 + CARD_INDEX[text]] = 1.0
-            at += n * 52
+                out[at["dog_cards"] + rel(int(who)) * 52 + CARD_INDEX[text]] = 1.0
             if chooser is not None:  # named at the end of the hand before
-                out[at + 4 + rel(chooser)] = 1.0
+                out[at["chooser"] + rel(chooser)] = 1.0
             continue
         if kind == "hand_end":
             chooser = record.get("chooser")
         if base < 0:
             continue
-        at = base + 52 + 2 * HANDS + n * 5 + 52 + n * 52  # past the deal's facts
         if kind == "own":
             if record["move"] in ANSWERS:
-                out[at + 4 + n + len(DECLARED) + ANSWERS.index(record["move"])] = 1.0
+                out[at["answer"] + ANSWERS.index(record["move"])] = 1.0
             continue
         if kind != "event":
             continue
         event = record["event"]
         if event == "trump":
-            out[at + SUIT_CHARS.index(record["suit"])] = 1.0
+            out[at["trump"] + SUIT_CHARS.index(record["suit"])] = 1.0
             if record["seat"] is not None:
-                out[at + 4 + rel(record["seat"])] = 1.0
-            continue
-        at += 4 + n
-        if event == "declare":
-            out[at + DECLARED.index(record["what"])] = 1.0
+                out[at["chooser"] + rel(record["seat"])] = 1.0
+        elif event == "declare":
+            out[at["declared"] + DECLARED.index(record["what"])] = 1.0
             for text in record["cards"]:
-                shown = at + len(DECLARED) + len(ANSWERS) + rel(record["seat"]) * 52
-                out[shown + CARD_INDEX[text]] = 1.0
-            continue
-        at += len(DECLARED) + len(ANSWERS) + n * 52
-        if event == "play":
+                out[at["shown"] + rel(record["seat"]) * 52 + CARD_INDEX[text]] = 1.0
+        elif event == "play":
             card = CARD_INDEX[record["card"]]
-            out[at + rel(record["seat"]) * 52 + card] = 1.0
-            out[at + n * 52 + trick * 52 + card] = 1.0
+            out[at["played"] + rel(record["seat"]) * 52 + card] = 1.0
+            out[at["trick_of"] + trick * 52 + card] = 1.0
         elif event == "knock":
-            out[at + n * 52 + HANDS * 52 + trick * n + rel(record["seat"])] = 1.0
+            out[at["knocks"] + trick * n + rel(record["seat"])] = 1.0
         elif event == "trick":
             trick += 1
     return out

@@ -30,7 +30,7 @@ from arena.bots.player import ProcessPlayer
 from arena.bots.spec import build_bot, parse_bot
 from arena.errors import BotFault, FaultKind
 from arena.game import Rules
-from arena.players import RandomPlayer
+from arena.players import RandomPlayer, ScriptedPlayer
 from arena.protocol import Limits
 from arena.referee import GameResult, Player, play_game
 from arena.research.encode import (
@@ -40,6 +40,7 @@ from arena.research.encode import (
     move_of,
     observation_of,
     observation_size,
+    observation_space,
     policy_answer,
     rewards,
 )
@@ -84,21 +85,13 @@ class _Learner:
         """Nothing to stop."""
 
 
-class _PolicyPlayer(RandomPlayer):
-    """An opponent policy, in-process: asked with the observation an agent is given.
+def _policy_player(name: str, policy: Policy, players: int) -> ScriptedPlayer:
+    """An opponent policy, in-process: asked with the observation an agent is given."""
 
-    A :class:`RandomPlayer` underneath only for its bookkeeping (it forgets each game's
-    messages); the moves are the policy's.
-    """
+    def choose(request: JSON) -> str:
+        return policy_answer(policy, request, players)[0]
 
-    def __init__(self, name: str, policy: Policy, players: int) -> None:
-        super().__init__(name)
-        self.description = "in-process policy"
-        self.policy = policy
-        self.players = players
-
-    def _choose(self, request: JSON) -> str:
-        return policy_answer(self.policy, request, self.players)[0]
+    return ScriptedPlayer(name, choose, description="in-process policy")
 
 
 class KnockoutWhistGym(gymnasium.Env):
@@ -133,19 +126,14 @@ class KnockoutWhistGym(gymnasium.Env):
         self.opponents: list[Player] = []
         for index, text in enumerate(given):
             if callable(text):
-                self.opponents.append(_PolicyPlayer(f"policy-{index + 1}", text, players))
+                self.opponents.append(_policy_player(f"policy-{index + 1}", text, players))
             elif text == "random":
                 self.opponents.append(RandomPlayer(f"random-{index + 1}"))
             else:
                 spec = parse_bot(text)
                 build_bot(spec)
                 self.opponents.append(ProcessPlayer(spec, self.limits))
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (observation_size(players),), np.float32),
-                "action_mask": spaces.Box(0, 1, (ACTIONS,), np.int8),
-            }
-        )
+        self.observation_space = observation_space(players)
         self.action_space = spaces.Discrete(ACTIONS)
         self._seeds = random.Random()
         self._learner = _Learner()

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from arena.game import GameState, Rules, hand_start, request_state
+from arena.game import ACTIVE, GameState, Rules, hand_start, request_state
 from arena.game.cards import CARD_INDEX, CARD_SUIT, CARD_TEXT
 from arena.game.decks import DECK_SIZE
 from arena.game.rules import OPTION_NAMES
@@ -39,6 +39,7 @@ from arena.research.encode import (
     ACTION_OF,
     ACTIONS,
     ANSWERS,
+    DECLARED,
     MOVES,
     encode,
     encode_history,
@@ -250,7 +251,7 @@ class KnockoutWhistState(pyspiel.State):  # type: ignore[misc]
             return hands
 
         pending = engine.pending
-        asked = pending.seat if pending is not None and pending.action in DECLARING else None
+        asked = pending.seat if pending is not None and pending.action in DECLARED else None
         for _ in range(RESAMPLE_TRIES if asked in holders else 1):
             try:
                 engine.set_hands(deal(holders))
@@ -314,10 +315,10 @@ def shown_voids(engine: GameState) -> list[set[int]]:
             continue
         leader, lead = cards[0]
         led = CARD_SUIT[lead]
-        if not broken and led == trump and engine.statuses[leader] == "active":
+        if not broken and led == trump and engine.statuses[leader] == ACTIVE:
             voids[leader].update(suit for suit in range(4) if suit != trump)
         for seat, card in cards[1:]:
-            if CARD_SUIT[card] != led and engine.statuses[seat] == "active":
+            if CARD_SUIT[card] != led and engine.statuses[seat] == ACTIVE:
                 voids[seat].add(led)
         broken = broken or any(CARD_SUIT[card] == trump for _, card in cards)
     return voids
@@ -326,8 +327,6 @@ def shown_voids(engine: GameState) -> list[set[int]]:
 #: Shuffles drawn for a deal that fits the voids before one is built by matching; deals
 #: drawn for one that lets the seat asked at an offer declare.
 RESAMPLE_TRIES = 64
-#: The actions of a declaration offer.
-DECLARING = ("rainbow", "no_picture")
 
 
 def deal_fitting(
