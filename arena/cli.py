@@ -29,6 +29,10 @@ from arena.bots.selftest import ATTACKS, run_attacks
 from arena.bots.spec import BotSpec, build_bot, parse_bot, parse_bots
 from arena.checkbot import check_bot
 from arena.errors import ArenaError, UsageProblem
+from arena.events.event import Event
+from arena.events.run import BotDisabled, Outcome, open_store, run
+from arena.execute.base import Setup
+from arena.execute.local import DEFAULT_JOBS
 from arena.files import check_makeable
 from arena.game.rules import OPTION_NAMES, Rules, rules_from
 from arena.human.seats import HumanSeat, check_people, default_replay, parse_seats
@@ -44,33 +48,23 @@ from arena.report.match_report import match_page
 from arena.report.narrate import info_text, narrate
 from arena.report.replay_view import viewer_page
 from arena.report.tournament_report import MAX_REPLAYS, report_page
+from arena.results.store import Store, open_existing
 from arena.signals import Stopped, exit_status, stop_like_ctrl_c
 from arena.simulate import random_game
-from arena.tournament.config import (
-    DEFAULT_DEALS,
-    DEFAULT_JOBS,
-)
+from arena.tournament.config import DEFAULT_DEALS
 from arena.tournament.config_schema import config_schema
-from arena.tournament.runner import (
+from arena.tournament.event import (
     DEFAULT_CONFIDENCE,
     DEFAULT_ROUNDS,
     MAX_GAMES,
-    BotDisabled,
-    Outcome,
-    Setup,
-    Tournament,
     describe_plan,
-    open_store,
-    resume_command,
-    run,
     settle,
 )
 from arena.tournament.schedule import SCHEDULES
 from arena.tournament.settings import Flags, Settings, resolve
-from arena.tournament.store import Store, open_existing
 
 if TYPE_CHECKING:
-    from arena.tournament.cluster import DaskExecutor
+    from arena.execute.cluster import DaskExecutor
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -129,6 +123,11 @@ def sandbox_options(command: F) -> F:
     )(command)
 
 
+def resume_command(argv: Sequence[str] | None = None) -> str:
+    """The command line that resumes this run."""
+    return shlex.join(["arena", *(sys.argv[1:] if argv is None else argv)])
+
+
 def write_page(target: Path, text: str) -> None:
     """Write an HTML page; a place that cannot be written is a one-line error."""
     try:
@@ -150,7 +149,7 @@ def cluster_for(address: str, notice: Callable[[str], None]) -> DaskExecutor:
     """
     try:
         # Dask is an optional extra, and costs 0.3 s to import: only --dask loads it.
-        from arena.tournament import cluster  # noqa: PLC0415
+        from arena.execute import cluster  # noqa: PLC0415
     except ModuleNotFoundError as error:
         if error.name not in ("distributed", "dask"):
             raise
@@ -907,7 +906,7 @@ def tournament(dry_run: bool, quiet: bool, **given: Any) -> None:
 
 
 def play_event(
-    event: Tournament,
+    event: Event,
     folder: Path,
     sandbox: Capabilities | None,
     wanted: Sequence[str],
@@ -919,7 +918,6 @@ def play_event(
     announce: Callable[[Store], None] | None,
     stopped: Callable[[Store, str], None],
     done: Callable[[Store, Outcome], None] | None = None,
-    halt_on_disable: bool = False,
 ) -> Outcome:
     """Play ``event``'s games into ``folder`` (a tournament's, a match's), here or on a Dask
     cluster; ``event``'s bots are built already.
@@ -975,7 +973,6 @@ def play_event(
                 notice=notice,
                 executor=executor,
                 required=wanted,
-                halt_on_disable=halt_on_disable,
             )
         except KeyboardInterrupt as interrupt:
             if bar:
@@ -1100,7 +1097,7 @@ def match(fmt: str, quiet: bool, **given: Any) -> None:
             v1=sample_bots/python/random_bot.py --sprt --jobs 2
     """
     settings = domain(partial(resolve_match, MatchFlags(**given)))
-    event, design, folder = settings.tournament, settings.design, settings.folder
+    event, design, folder = settings.event, settings.design, settings.folder
     sandbox = domain(settings.sandbox.capabilities)
     for spec in settings.given:
         domain(partial(build_bot, spec))
@@ -1161,7 +1158,6 @@ def match(fmt: str, quiet: bool, **given: Any) -> None:
         announce=announce,
         stopped=stopped,
         done=lambda store, outcome: show(store),
-        halt_on_disable=True,
     )
 
 

@@ -35,14 +35,16 @@ from tournament_speed import (  # beside this file
 )
 
 from arena.bots.sandbox import Capabilities
-from arena.tournament.cluster import connect
-from arena.tournament.runner import Setup, Tournament, open_store, run
+from arena.events.run import open_store, run
+from arena.execute.base import Setup
+from arena.execute.cluster import connect
+from arena.tournament.event import TournamentEvent
 
 JSON = dict[str, Any]
 
 
 def dask_run(
-    event: Tournament, workers: int, sandbox: Capabilities, pin: bool
+    event: TournamentEvent, workers: int, sandbox: Capabilities, pin: bool
 ) -> tuple[float, float]:
     """Games/s of ``arena tournament --dask local:N``, and the seconds its setup took."""
     with tempfile.TemporaryDirectory(prefix="arena-speed-") as folder:

@@ -3,7 +3,7 @@
 Each configuration plays a real tournament: four bots of one kind, 4 per
 table, duplicate deals, the default sandbox, the results store, replays and
 ratings, into a fresh folder. The tournament runs in this process, so
-``getrusage(RUSAGE_SELF)`` around :func:`arena.tournament.runner.run` is
+``getrusage(RUSAGE_SELF)`` around :func:`arena.events.run.run` is
 the CPU of the coordinator and of every thread it adds (the group-commit
 writer, the pool's threads, the Dask client); the workers and the bots are
 other processes. Per configuration it prints:
@@ -64,10 +64,11 @@ from tournament_speed import (  # beside this file
 )
 
 from arena.bots.sandbox import Capabilities
-from arena.tournament import skill
-from arena.tournament.commit import COMMIT_GAMES, writing
-from arena.tournament.runner import Tournament, open_store, run
-from arena.tournament.store import SCHEMA, SCHEMA_V2, Store, run_script
+from arena.events.run import open_store, run
+from arena.results import skill
+from arena.results.commit import COMMIT_GAMES, writing
+from arena.results.store import SCHEMA, SCHEMA_V2, Store, run_script
+from arena.tournament.event import TournamentEvent
 
 JSON = dict[str, Any]
 DASK = str(Path(sys.executable).with_name("dask"))
@@ -92,7 +93,9 @@ def measured(play: Callable[[], int]) -> tuple[float, float, int]:
     return time.perf_counter() - start, cpu_seconds() - cpu, games
 
 
-def tournament(event: Tournament, jobs: int, sandbox: Capabilities, pin: bool, folder: Path) -> int:
+def tournament(
+    event: TournamentEvent, jobs: int, sandbox: Capabilities, pin: bool, folder: Path
+) -> int:
     """One whole ``arena tournament`` into the empty ``folder``; the games played."""
     store = open_store(event, folder, sandbox)
     try:
@@ -103,7 +106,7 @@ def tournament(event: Tournament, jobs: int, sandbox: Capabilities, pin: bool, f
     return outcome.played
 
 
-def on_cluster(event: Tournament, store: Store, sandbox: Capabilities, executor: Any) -> int:
+def on_cluster(event: TournamentEvent, store: Store, sandbox: Capabilities, executor: Any) -> int:
     """The tournament on a Dask cluster, to its last commit; the games played."""
     try:
         return run(event, store, sandbox=sandbox, executor=executor).played
@@ -212,7 +215,7 @@ def dask_cluster(workers: int, *, hidden: Path | None) -> Iterator[tuple[str, in
 
 
 def dask_runs(
-    event: Tournament,
+    event: TournamentEvent,
     workers: int,
     sandbox: Capabilities,
     rounds: int,
@@ -221,8 +224,8 @@ def dask_runs(
     unshared: bool,
 ) -> JSON:
     """Best of ``rounds`` Dask runs on a cluster started for them (its start not timed)."""
-    from arena.tournament.cluster import connect  # noqa: PLC0415
-    from arena.tournament.runner import Setup  # noqa: PLC0415
+    from arena.execute.base import Setup  # noqa: PLC0415
+    from arena.execute.cluster import connect  # noqa: PLC0415
 
     hidden = Path(tempfile.mkdtemp(prefix="arena-coordinator-dask-")) if unshared else None
     best: JSON = {}

@@ -16,7 +16,7 @@ Kendall's tau-b between the leaderboard (after each round, or each block of
 a round-robin) and the true order reaches 0.9 and stays there; median and
 spread over the seeds. The players are in-process (real processes would
 take hours on 2 CPUs) but everything else is arena's own: the schedule, the
-feed, the store and the ratings, through :func:`arena.tournament.runner.run`.
+feed, the store and the ratings, through :func:`arena.events.run.run`.
 It also measures how often the stop rule's top K is the true top K, on 8
 bots of the 8 strengths, and first shows that the eps values order the
 bots' strength (their mean places in mixed tables).
@@ -334,7 +334,7 @@ class InProcess:
 
     def _results(self, games: Any) -> Any:
         from arena.referee import play_game  # noqa: PLC0415
-        from arena.tournament.store import Finished  # noqa: PLC0415
+        from arena.results.store import Finished  # noqa: PLC0415
 
         while batch := games.take(1):
             game = batch[0]
@@ -386,14 +386,15 @@ def league(
 ) -> JSON:
     """One in-process league: tau-b after each round, and the games until it stays >= 0.9."""
     from arena.bots.spec import BotSpec  # noqa: PLC0415
+    from arena.events.run import open_store, run  # noqa: PLC0415
     from arena.game import Rules  # noqa: PLC0415
-    from arena.tournament.ratings import StopRule  # noqa: PLC0415
-    from arena.tournament.runner import Tournament, open_store, run  # noqa: PLC0415
+    from arena.results.ratings import StopRule  # noqa: PLC0415
+    from arena.tournament.event import TournamentEvent  # noqa: PLC0415
 
     module = greedy_module()
     players = {name: noisy_player(name, eps, module) for name, eps in field.items()}
     per_round = len(field) // 4 * 4
-    event = Tournament(
+    event = TournamentEvent(
         bots=tuple(BotSpec(name, ("true",), "benchmark") for name in field),
         players=4,
         deals=1,
@@ -613,7 +614,7 @@ def agree(args: argparse.Namespace) -> None:
     so both leagues play the same games; agreeing means the same tau-b
     curve and the same ratings, bot for bot.
     """
-    from arena.tournament.store import open_existing  # noqa: PLC0415
+    from arena.results.store import open_existing  # noqa: PLC0415
 
     field = field_of([eps for eps in EPS for _ in range(2)])
     truth = {name: -eps for name, eps in field.items()}
@@ -669,7 +670,7 @@ class Drawn:
     def _results(self, games: Any) -> Any:
         import random  # noqa: PLC0415
 
-        from arena.tournament.store import Finished  # noqa: PLC0415
+        from arena.results.store import Finished  # noqa: PLC0415
 
         while batch := games.take(64):
             for game in batch:
@@ -688,10 +689,11 @@ def timed(command: list[str]) -> tuple[float, int]:
 def board(args: argparse.Namespace) -> None:
     """``arena leaderboard`` and ``arena report`` on a large field's folder."""
     from arena.bots.spec import BotSpec  # noqa: PLC0415
+    from arena.events.run import open_store, run  # noqa: PLC0415
     from arena.game import Rules  # noqa: PLC0415
-    from arena.tournament.runner import Tournament, open_store, run  # noqa: PLC0415
+    from arena.tournament.event import TournamentEvent  # noqa: PLC0415
 
-    event = Tournament(
+    event = TournamentEvent(
         bots=tuple(BotSpec(f"b{n:04d}", ("true",), "benchmark") for n in range(args.bots)),
         players=4, deals=1, seed=3, rules=Rules(players=4), limits=Limits(),
         schedule="sampled", rounds=args.rounds,

@@ -116,11 +116,11 @@ from typing import Any
 
 from search_ab import BOTS, InProcess, load  # beside this file
 
+from arena.events.schedule import deal_set_seed
 from arena.game import Rules
 from arena.match.stats import Running, Sprt, Verdict, elo_of_score, seat_scores
 from arena.protocol import Limits
 from arena.referee import play_game
-from arena.tournament.schedule import deal_set_seed
 
 FILES = {"random": "random_bot.py", "greedy": "greedy_bot.py", "search": "ismcts_bot.py"}
 #: Seats at a table: NEW and K-1 copies of BASE.

@@ -31,10 +31,10 @@ from typing import Any
 
 from arena.bots.player import ProcessPlayer
 from arena.bots.spec import BotSpec, parse_bot
+from arena.execute.local import worker_cpus
 from arena.game import Rules
 from arena.protocol import Limits
 from arena.referee import play_game
-from arena.tournament.runner import worker_cpus
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = {

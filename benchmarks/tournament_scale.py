@@ -29,10 +29,11 @@ from pathlib import Path
 
 from arena.bots.sandbox import detect
 from arena.bots.spec import parse_bots
+from arena.events.run import open_store, run
 from arena.game import Rules
 from arena.protocol import Limits
-from arena.tournament.runner import Tournament, open_store, run
-from arena.tournament.store import DATABASE, open_existing
+from arena.results.store import DATABASE, open_existing
+from arena.tournament.event import TournamentEvent
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -56,7 +57,7 @@ def main() -> None:
     subprocess.run(["make", "-s", "-C", str(ROOT / "sample_bots/c")], check=True)
     bot = ROOT / "sample_bots/c/random_bot"
     specs = parse_bots([f"c{i}={bot}" for i in range(5)])
-    event = Tournament(
+    event = TournamentEvent(
         bots=tuple(specs),
         players=4,
         deals=args.games // 20,

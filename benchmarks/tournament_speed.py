@@ -34,11 +34,14 @@ from typing import Any
 from arena.bots.player import ProcessPlayer
 from arena.bots.sandbox import Capabilities, detect
 from arena.bots.spec import BotSpec, parse_bots
+from arena.events.run import open_store, run
+from arena.events.schedule import ScheduledGame
+from arena.execute.local import pinned, worker_cpus
 from arena.game import Rules
 from arena.protocol import Limits
 from arena.referee import play_game, write_replay
-from arena.tournament.runner import Tournament, open_store, pinned, run, worker_cpus
-from arena.tournament.schedule import ScheduledGame, round_robin_games
+from arena.tournament.event import TournamentEvent
+from arena.tournament.schedule import round_robin_games
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = {
@@ -48,10 +51,10 @@ BOTS = {
 JSON = dict[str, Any]
 
 
-def tournament_for(kind: str, deals: int) -> Tournament:
+def tournament_for(kind: str, deals: int) -> TournamentEvent:
     """Four bots of ``kind``, 4 per table: ``deals`` deal sets of 4 rotations."""
     specs = parse_bots([f"{kind}{i}={BOTS[kind]}" for i in range(4)])
-    return Tournament(
+    return TournamentEvent(
         bots=tuple(specs),
         players=4,
         deals=deals,
@@ -61,7 +64,7 @@ def tournament_for(kind: str, deals: int) -> Tournament:
     )
 
 
-def tournament_run(event: Tournament, jobs: int, sandbox: Capabilities, pin: bool) -> float:
+def tournament_run(event: TournamentEvent, jobs: int, sandbox: Capabilities, pin: bool) -> float:
     """Games/s of a whole ``arena tournament`` run into a fresh folder."""
     with tempfile.TemporaryDirectory(prefix="arena-speed-") as folder:
         store = open_store(event, Path(folder), sandbox)
@@ -109,7 +112,12 @@ def _floor_worker(share: Share, replays: str | None = None) -> int:
 
 
 def play_floor(
-    event: Tournament, jobs: int, sandbox: Capabilities, pin: bool, *, replays: Path | None = None
+    event: TournamentEvent,
+    jobs: int,
+    sandbox: Capabilities,
+    pin: bool,
+    *,
+    replays: Path | None = None,
 ) -> int:
     """Play the tournament's schedule with ``jobs`` bare referee loops; return its games.
 
@@ -135,7 +143,7 @@ def play_floor(
     return len(games)
 
 
-def floor_run(event: Tournament, jobs: int, sandbox: Capabilities, pin: bool) -> float:
+def floor_run(event: TournamentEvent, jobs: int, sandbox: Capabilities, pin: bool) -> float:
     """Games/s of the same schedule played by ``jobs`` bare referee loops."""
     start = time.perf_counter()
     games = play_floor(event, jobs, sandbox, pin)

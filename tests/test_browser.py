@@ -28,7 +28,7 @@ from arena.game import Rules
 from arena.players import RandomPlayer, ScriptedPlayer
 from arena.referee import play_game, read_replay
 from arena.report.replay_view import viewer_page
-from arena.tournament.store import open_existing
+from arena.results.store import open_existing
 from tests.system import needs
 from tests.test_tournament import C_BOT, run_cli
 

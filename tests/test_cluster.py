@@ -23,13 +23,15 @@ from typing import Any
 import pytest
 from distributed import Client, LocalCluster
 
-import arena.tournament
+import arena.execute
+import arena.results.replays
 from arena.bots.player import ProcessPlayer
 from arena.bots.spec import BotSpec, parse_bot, parse_bots
-from arena.game import Rules
-from arena.protocol import Limits
-from arena.tournament import cluster as cluster_module
-from arena.tournament.cluster import (
+from arena.events.run import open_store, run
+from arena.events.schedule import ScheduledGame
+from arena.execute import cluster as cluster_module
+from arena.execute.base import Setup
+from arena.execute.cluster import (
     BatchSizer,
     Origin,
     WorkerInfo,
@@ -40,9 +42,10 @@ from arena.tournament.cluster import (
     reap_idle,
     unpack_games,
 )
-from arena.tournament.runner import Setup, Tournament
-from arena.tournament.schedule import ScheduledGame
-from arena.tournament.store import Finished
+from arena.game import Rules
+from arena.protocol import Limits
+from arena.results.store import Finished
+from arena.tournament.event import TournamentEvent
 from tests.test_tournament import AFFINITY_BOT, BOTS, ROOT, leaderboard, logged_cpus, run_cli
 
 COMMON = [*BOTS, "--players", "3", "--seed", "21", "--quiet"]
@@ -222,8 +225,8 @@ def test_without_dask_the_flag_says_how_to_install_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed now fails
-    monkeypatch.delitem(sys.modules, "arena.tournament.cluster")
-    monkeypatch.delattr(arena.tournament, "cluster")
+    monkeypatch.delitem(sys.modules, "arena.execute.cluster")
+    monkeypatch.delattr(arena.execute, "cluster")
     code, output = run_cli("tournament", *COMMON, "--dask", "local:2", "--out", str(tmp_path))
     assert code == 1, output
     assert output.strip() == (
@@ -367,7 +370,9 @@ def test_ctrl_c_on_a_cluster_tells_every_bot_bye_and_resumes(
 
 def test_a_worker_closes_the_bots_of_a_tournament_left_idle(tmp_path: Path) -> None:
     spec = parse_bot(f"c={ROOT / 'sample_bots/c/random_bot'}")
-    event = Tournament(bots=(spec,), players=2, deals=1, seed=0, rules=Rules(), limits=Limits())
+    event = TournamentEvent(
+        bots=(spec,), players=2, deals=1, seed=0, rules=Rules(), limits=Limits()
+    )
     setup = Setup.of(event, None, tmp_path)
     origin = Origin("idle-test", arena.__version__, sys.executable, ())
     run = cluster_module._Run(origin, setup, "tcp://test:1")
@@ -385,7 +390,9 @@ def test_a_worker_closes_the_bots_of_a_tournament_left_idle(tmp_path: Path) -> N
 
 def unfit_reason(spec: BotSpec, origin_python: str, hashes: dict[str, str]) -> str:
     """What a worker says of ``spec`` when the coordinator reports ``hashes``."""
-    event = Tournament(bots=(spec,), players=2, deals=1, seed=0, rules=Rules(), limits=Limits())
+    event = TournamentEvent(
+        bots=(spec,), players=2, deals=1, seed=0, rules=Rules(), limits=Limits()
+    )
     origin = Origin("check-test", arena.__version__, origin_python, tuple(hashes.items()))
     run = cluster_module._Run(origin, Setup.of(event, None, Path("/nonexistent")), "tcp://w:1")
     try:
@@ -448,7 +455,7 @@ def on_thread_workers(
                          dashboard_address=None, silence_logs=40)  # fmt: skip
     executor = cluster_module.DaskExecutor(Client(local), local, notice=notice)
     try:
-        event = Tournament(
+        event = TournamentEvent(
             bots=tuple(parse_bots(bots)),
             players=players,
             deals=deals,
@@ -456,8 +463,8 @@ def on_thread_workers(
             rules=Rules(players=players),
             limits=Limits(),
         )
-        store = arena.tournament.runner.open_store(event, folder, None)
-        outcome = arena.tournament.runner.run(event, store, sandbox=None, executor=executor)
+        store = open_store(event, folder, None)
+        outcome = run(event, store, sandbox=None, executor=executor)
         store.close()
     finally:
         executor.close()
@@ -487,7 +494,7 @@ def test_workers_that_cannot_see_the_results_folder_send_the_replays_back(
     elsewhere = tmp_path / "worker-logs"
     monkeypatch.setattr(cluster_module, "_log_dir", lambda folder, token: elsewhere)
     written: list[bool] = []  # by the coordinator's thread (the workers are threads here)
-    save = arena.tournament.runner.save_replay
+    save = arena.results.replays.save_replay
 
     def saved(folder: Path, finished: Finished, lines: list[bytes]) -> None:
         written.append(threading.current_thread() is threading.main_thread())

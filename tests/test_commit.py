@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.tournament import commit
-from arena.tournament.ratings import Environment
+from arena.results import commit
+from arena.results.ratings import Environment
+from arena.results.store import BotRecord, Finished, Store, StoreError
 from arena.tournament.schedule import round_robin_games
-from arena.tournament.store import BotRecord, Finished, Store, StoreError
 
 BOTS = ["a", "b", "c"]
 SCHEDULE = round_robin_games(BOTS, players=3, deals=4, seed=1)

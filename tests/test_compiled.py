@@ -58,7 +58,7 @@ print(engine_digest.digest(int(sys.argv[1])))
 
 def test_the_engine_and_the_rater_are_marked() -> None:
     """Guards the checks below from passing over an empty list."""
-    assert {"arena.game.state", "arena.tournament.skill"} <= set(MARKED)
+    assert {"arena.game.state", "arena.results.skill"} <= set(MARKED)
 
 
 def test_the_install_compiles_the_marked_modules_where_a_compiler_exists() -> None:

@@ -21,19 +21,22 @@ from typing import Any
 import pytest
 
 from arena.bots.spec import BotSpec
+from arena.events.run import open_store, run
+from arena.events.schedule import ScheduleError
+from arena.execute.base import Games, Setup
 from arena.game import Rules
 from arena.protocol import Limits
-from arena.tournament.ratings import StopRule
-from arena.tournament.runner import Games, Setup, Tournament, open_store, run
-from arena.tournament.schedule import ScheduleError, round_robin_games
-from arena.tournament.store import Finished, Store, open_existing
+from arena.results.ratings import StopRule
+from arena.results.store import Finished, Store, open_existing
+from arena.tournament.event import TournamentEvent
+from arena.tournament.schedule import round_robin_games
 
 
 def bots(n: int) -> tuple[BotSpec, ...]:
     return tuple(BotSpec(f"b{i:03d}", ("true",), "test") for i in range(n))
 
 
-def tournament(n: int, **kwargs: Any) -> Tournament:
+def tournament(n: int, **kwargs: Any) -> TournamentEvent:
     players = kwargs.pop("players", 4)
     settings: dict[str, Any] = {
         "bots": bots(n),
@@ -44,7 +47,7 @@ def tournament(n: int, **kwargs: Any) -> Tournament:
         "limits": Limits(),
         **kwargs,
     }
-    return Tournament(**settings)
+    return TournamentEvent(**settings)
 
 
 def placements(game_seats: tuple[str, ...], seed: int) -> tuple[int, ...]:
@@ -87,7 +90,7 @@ class Shuffled:
             yield Finished(game.ordinal, placements(game.seats, game.seed), {}, 10, 1.0, "")
 
 
-def play(event: Tournament, folder: Path, executor: Shuffled) -> Store:
+def play(event: TournamentEvent, folder: Path, executor: Shuffled) -> Store:
     store = open_store(event, folder, None)
     run(event, store, sandbox=None, executor=executor)
     return store
@@ -292,8 +295,8 @@ def games_of(store: Store) -> dict[str, int]:
 
 
 def test_a_league_grows_loses_a_bot_updates_one_and_gets_more_rounds(tmp_path: Path) -> None:
-    from arena.tournament.runner import settle  # noqa: PLC0415
-    from arena.tournament.store import StoreError  # noqa: PLC0415
+    from arena.results.store import StoreError  # noqa: PLC0415
+    from arena.tournament.event import settle  # noqa: PLC0415
 
     files, folder = tmp_path / "bots", tmp_path / "league"
     files.mkdir()
@@ -350,7 +353,7 @@ def test_a_lifted_stop_survives_an_interruption_before_the_next_round(tmp_path: 
 
 
 def test_a_gauntlet_bot_of_a_league_can_be_updated(tmp_path: Path) -> None:
-    from arena.tournament.runner import settle  # noqa: PLC0415
+    from arena.tournament.event import settle  # noqa: PLC0415
 
     files, folder = tmp_path / "bots", tmp_path / "league"
     files.mkdir()
@@ -376,7 +379,7 @@ def test_a_large_round_is_stored_a_chunk_at_a_time_and_resumes_mid_round(
 ) -> None:
     """5 bots at 4 seats make one round-robin block of 5 tables: with 60 deal sets that is
     1,200 games, stored CHUNK at a time (never the whole plan), killed and resumed mid-round."""
-    from arena.tournament import feed  # noqa: PLC0415
+    from arena.events import feed  # noqa: PLC0415
 
     monkeypatch.setattr(feed, "CHUNK", 100)
     event = tournament(5, deals=60)

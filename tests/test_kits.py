@@ -25,8 +25,8 @@ from pathlib import Path
 
 import pytest
 
+from arena.bots.fingerprint import files_hash
 from arena.bots.spec import BotSpec, build_bot, parse_bot
-from arena.tournament.runner import files_hash
 from tests.kit_fixture import FIXTURE
 from tests.system import needs
 from tests.test_tournament import leaderboard, run_cli

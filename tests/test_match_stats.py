@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
+from arena.events.schedule import Plan, ScheduleError, round_games
 from arena.match.schedule import MatchDesign, MatchIds, MatchSchedule, sent_id
 from arena.match.stats import (
     MIN_UNITS,
@@ -28,7 +29,6 @@ from arena.match.stats import (
     unit_of_elo,
 )
 from arena.match.units import FinishedGame, Unit, Units
-from arena.tournament.schedule import Plan, ScheduleError, round_games
 
 RUNS = 2000
 

@@ -22,7 +22,7 @@ from arena.referee import play_game, read_replay
 from arena.report.html import BAR_WIDTH, leaderboard_table, page, pairwise_table
 from arena.report.replay_view import inline_json, viewer_page
 from arena.report.tournament_report import chosen
-from arena.tournament.store import open_existing
+from arena.results.store import open_existing
 from tests.test_tournament import C_BOT, run_cli
 
 

@@ -239,7 +239,7 @@ def without_the_extra(script: str) -> subprocess.CompletedProcess[str]:
 def test_the_core_install_never_imports_the_research_libraries() -> None:
     """Without the extra the arena works: its commands import none of them."""
     done = without_the_extra(
-        "import arena.cli, arena.referee, arena.tournament.runner, arena.report.tournament_report\n"
+        "import arena.cli, arena.referee, arena.events.run, arena.report.tournament_report\n"
         "from click.testing import CliRunner\n"
         "result = CliRunner().invoke(arena.cli.main, ['simulate', '--seed', '3', '--quiet'])\n"
         "assert result.exit_code == 0, result.output\n"

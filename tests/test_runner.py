@@ -227,8 +227,10 @@ def test_a_block_larger_than_the_pipe_is_written_whole() -> None:
 def test_a_worker_keeps_at_most_its_live_bound_of_bot_processes(tmp_path: Path) -> None:
     """Ten real bots seated by a sampled schedule, at most three processes alive at once:
     the least recently used one is told bye (and exits) before another starts."""
-    from arena.tournament.runner import Seats, Setup  # noqa: PLC0415
-    from arena.tournament.schedule import GameIds, Sampled, round_games  # noqa: PLC0415
+    from arena.events.schedule import round_games  # noqa: PLC0415
+    from arena.execute.base import Setup  # noqa: PLC0415
+    from arena.execute.seats import Seats  # noqa: PLC0415
+    from arena.tournament.schedule import GameIds, Sampled  # noqa: PLC0415
 
     marker = f"lru-{uuid.uuid4().hex}"
     specs = tuple(
@@ -263,23 +265,29 @@ def test_a_worker_keeps_at_most_its_live_bound_of_bot_processes(tmp_path: Path) 
 
 def test_jobs_are_capped_by_tables_at_once_and_by_memory(monkeypatch: pytest.MonkeyPatch) -> None:
     from arena.bots.spec import BotSpec  # noqa: PLC0415
-    from arena.tournament import runner  # noqa: PLC0415
+    from arena.execute import local  # noqa: PLC0415
+    from arena.tournament.event import TournamentEvent  # noqa: PLC0415
 
     bots = tuple(BotSpec(f"b{n}", ("true",), "test") for n in range(40))
-    league = runner.Tournament(
+    league = TournamentEvent(
         bots=bots, players=4, deals=1, seed=0, rules=Rules(players=4), limits=Limits(),
         schedule="sampled", rounds=3,
     )  # fmt: skip
-    monkeypatch.setattr(runner, "_available_mib", lambda: 100_000)
-    assert runner.usable_jobs(league, 8) == (8, None)
-    assert runner.usable_jobs(league, 50) == (  # two rounds at once: 20 tables
+
+    def usable(event: TournamentEvent, jobs: int) -> tuple[int, str | None]:
+        tables, table_games = event.open_tables()
+        return local.usable_jobs(jobs, tables=tables, table_games=table_games, players=4)
+
+    monkeypatch.setattr(local, "_available_mib", lambda: 100_000)
+    assert usable(league, 8) == (8, None)
+    assert usable(league, 50) == (  # two rounds at once: 20 tables
         20,
         "--jobs 50: 20 tables (or parts of one) can be played at once, so 20 jobs",
     )
     swiss = replace(league, schedule="swiss")  # round r+1 waits: one round at a time
-    assert runner.usable_jobs(swiss, 50)[0] == 10
-    monkeypatch.setattr(runner, "_available_mib", lambda: 500)  # 500 // (48 + 4 * 16) = 4
-    assert runner.usable_jobs(league, 8) == (4, "--jobs 8: 500 MiB of memory available hold 4 jobs")
+    assert usable(swiss, 50)[0] == 10
+    monkeypatch.setattr(local, "_available_mib", lambda: 500)  # 500 // (48 + 4 * 16) = 4
+    assert usable(league, 8) == (4, "--jobs 8: 500 MiB of memory available hold 4 jobs")
 
 
 def test_the_scratch_sweep_removes_only_folders_of_gone_makers_here(

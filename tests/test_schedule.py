@@ -16,11 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.tournament.ratings import StopRule, ordered_probability
+from arena.events.schedule import ScheduleError
+from arena.results.ratings import StopRule, ordered_probability
 from arena.tournament.schedule import (
     RoundRobin,
     Sampled,
-    ScheduleError,
     Swiss,
     cyclic_orbits,
     repeat_lower_bound,

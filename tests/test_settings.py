@@ -12,10 +12,11 @@ from click.testing import CliRunner
 from arena.bots.sandbox import SandboxError, SandboxRequest
 from arena.cli import main
 from arena.errors import RuleError, UsageProblem
+from arena.execute.local import DEFAULT_JOBS
 from arena.game.rules import Rules, rules_from
 from arena.protocol import Limits
-from arena.tournament.config import DEFAULT_DEALS, DEFAULT_JOBS
-from arena.tournament.runner import DEFAULT_CONFIDENCE, MAX_GAMES
+from arena.tournament.config import DEFAULT_DEALS
+from arena.tournament.event import DEFAULT_CONFIDENCE, MAX_GAMES
 from arena.tournament.settings import Flags, resolve
 
 ROOT = Path(__file__).resolve().parent.parent

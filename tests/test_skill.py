@@ -20,10 +20,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import arena.tournament.skill
-from arena.tournament.ratings import DRAW_PROBABILITY, Environment
+import arena.results.skill
+from arena.results.ratings import DRAW_PROBABILITY, Environment
 
-SOURCE = Path(arena.tournament.skill.__file__).with_name("skill.py")
+SOURCE = Path(arena.results.skill.__file__).with_name("skill.py")
 
 
 def _source_module() -> ModuleType:
@@ -36,7 +36,7 @@ def _source_module() -> ModuleType:
     return module
 
 
-BUILDS = {"as installed": arena.tournament.skill, "python source": _source_module()}
+BUILDS = {"as installed": arena.results.skill, "python source": _source_module()}
 Rater = Callable[[list[tuple[float, float]], list[int]], list[tuple[float, float]]]
 
 
@@ -117,10 +117,10 @@ def test_a_game_the_model_cannot_update_raises_as_the_package_does() -> None:
 
 
 def test_the_constants_written_out_are_the_computed_ones() -> None:
-    assert math.sqrt(2) == arena.tournament.skill.SQRT2
-    assert 1 / math.sqrt(2 * math.pi) == arena.tournament.skill.PDF_SCALE
+    assert math.sqrt(2) == arena.results.skill.SQRT2
+    assert 1 / math.sqrt(2 * math.pi) == arena.results.skill.PDF_SCALE
 
 
 def test_one_seat_is_refused() -> None:
     with pytest.raises(ValueError, match="two seats"):
-        _rater(arena.tournament.skill, 2)([(25.0, 8.0)], [1])
+        _rater(arena.results.skill, 2)([(25.0, 8.0)], [1])

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from arena.bots.fingerprint import files_hash
 from arena.bots.spec import build_bot, parse_bot, parse_bots
 from arena.errors import BotError
-from arena.tournament.runner import files_hash
 
 
 def write_bot(folder: Path, name: str = "bot.py") -> Path:

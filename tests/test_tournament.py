@@ -25,9 +25,10 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.tournament.ratings import Environment
-from arena.tournament.schedule import ScheduleError, deal_set_seed, round_robin_games
-from arena.tournament.store import BotRecord, Finished, Store, StoreError
+from arena.events.schedule import ScheduleError, deal_set_seed
+from arena.results.ratings import Environment
+from arena.results.store import BotRecord, Finished, Store, StoreError
+from arena.tournament.schedule import round_robin_games
 
 ROOT = Path(__file__).resolve().parent.parent
 C_BOT = str(ROOT / "sample_bots/c/random_bot")

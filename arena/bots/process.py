@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import multiprocessing
 import os
 import re
 import select
@@ -21,6 +22,9 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import IO, Any
 
@@ -55,10 +59,40 @@ _READ_CHUNK = 1 << 16
 _STDERR_POLL_MS = 250
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.\-]+")
 #: Pids of the bot processes running now, in this process (spared when reaping leftovers).
+#: Module-level because a stop signal's handler must reach every bot of the process
+#: (:func:`kill_all`) without waiting on any object that might be mid-update.
 LIVE: set[int] = set()
 #: A bot's scratch folder: ``arena-<maker's pid>.<its place>-<bot>-<random>`` (see owner).
 _SCRATCH = re.compile(rf"^arena-{owner.MARK.pattern}-")
 _swept = False
+
+
+def kill_all() -> None:
+    """Kill the process group of every bot this process runs now, waiting for none.
+
+    For a stop signal's handler: it must not wait for a bot (it could wait
+    on itself); what the bots leave is swept later (:func:`sweep_scratch`).
+    """
+    for pid in list(LIVE):
+        with contextlib.suppress(ProcessLookupError):  # that bot's group has ended already
+            os.killpg(pid, signal.SIGKILL)
+
+
+def spawn_worker(
+    target: Callable[..., None], args: tuple[Any, ...], *, name: str
+) -> tuple[Connection, BaseProcess]:
+    """Start ``target(pipe, *args)`` in a fresh Python process (spawned: nothing of this
+    process's state is copied); return this end of the pipe and the process.
+
+    A worker process is where games are played and its bots are started: it
+    is started here, with the bots, so that one package starts processes.
+    """
+    context = multiprocessing.get_context("spawn")
+    mine, theirs = context.Pipe()
+    process = context.Process(target=target, args=(theirs, *args), name=name)
+    process.start()
+    theirs.close()
+    return mine, process
 
 
 def sweep_scratch() -> int:

@@ -21,11 +21,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.events.schedule import Standings
 from arena.match.schedule import MatchDesign, copied_from
 from arena.match.stats import Estimate, Running, Sprt, Verdict, seat_scores
 from arena.match.units import Unit, Units
-from arena.tournament.schedule import Standings
-from arena.tournament.store import Placed, Store
+from arena.results.store import Placed, Store
 
 #: Games with a fault listed by id (all are counted).
 FAULTED_LISTED = 1000
@@ -65,7 +65,7 @@ class Side:
 class MatchTest:
     """The units of a match's rounds, read from its store in order, and the test on them.
 
-    Also the runner's stop rule (:class:`arena.tournament.feed.RoundStop`):
+    Also the runner's stop rule (:class:`arena.events.feed.RoundStop`):
     after each round boundary it reads the rounds up to it and stops the
     schedule on a verdict. ``keep_units`` keeps every unit (for the report);
     the runner keeps none. Memory: the running figures, the LLR after each

@@ -28,8 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.events.schedule import Plan, ScheduleError, Standings, seeded
 from arena.match.stats import Sprt
-from arena.tournament.schedule import Plan, ScheduleError, Standings, seeded
 
 #: Deal sets in one round when --deals does not say: the test's checks fall every this many.
 DEAL_SETS_PER_ROUND = 8
@@ -173,6 +173,10 @@ class MatchIds:
         """The stored id of one game."""
         shared = f"m{deal_set:06d}-r{rotation}"
         return f"{shared}{COPY_MARK}{SIDES[table % 2]}" if self.paired else shared
+
+    def sent_id(self, game_id: str) -> str:
+        """A paired game's id without its side (:func:`sent_id`); "" without a field."""
+        return sent_id(game_id) if self.paired else ""
 
 
 def sent_id(game_id: str) -> str:

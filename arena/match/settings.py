@@ -2,9 +2,8 @@
 
 ``arena match NEW BASE`` hands over its flags (:class:`MatchFlags`) and gets
 back a :class:`MatchSettings`, or one :class:`~arena.errors.ArenaError`
-naming the first problem, before anything is built or played. The match
-becomes a :class:`~arena.tournament.runner.Tournament` of schedule
-``match``: played, stored, resumed and rated by the tournament's machinery.
+naming the first problem, before anything is built or played: a
+:class:`~arena.match.event.MatchEvent`, played by the runner every event is.
 """
 
 from __future__ import annotations
@@ -16,13 +15,13 @@ from pathlib import Path
 from arena.bots.sandbox import ResourceLimits, SandboxRequest
 from arena.bots.spec import BotSpec, parse_bots
 from arena.errors import ArenaError
+from arena.execute.local import DEFAULT_JOBS
 from arena.files import check_makeable
 from arena.game.rules import rules_from
+from arena.match.event import MatchEvent
 from arena.match.schedule import DEAL_SETS_PER_ROUND, MatchDesign, copies
 from arena.match.stats import Sprt
 from arena.protocol import Limits
-from arena.tournament.config import DEFAULT_JOBS
-from arena.tournament.runner import Tournament
 
 #: Games a match plays at most when --max-games does not say.
 DEFAULT_MAX_GAMES = 1000
@@ -67,7 +66,7 @@ class MatchFlags:
 class MatchSettings:
     """Everything ``arena match`` needs to run."""
 
-    tournament: Tournament
+    event: MatchEvent
     design: MatchDesign
     folder: Path
     jobs: int
@@ -122,10 +121,9 @@ def resolve_match(flags: MatchFlags) -> MatchSettings:
     rules = rules_from(
         flags.rules, players=players, seats="seats per table are --players K (default 4)"
     )
-    event = Tournament(
+    event = MatchEvent(
         bots=tuple(seated),
         players=players,
-        deals=1,
         seed=flags.seed,
         rules=rules,
         limits=Limits(
@@ -133,15 +131,14 @@ def resolve_match(flags: MatchFlags) -> MatchSettings:
             move_ms=flags.move_ms or defaults.move_ms,
             bank_ms=flags.bank_ms or defaults.bank_ms,
         ),
-        resources=tuple(sorted(resources.items())),
-        schedule="match",
+        design=design,
         rounds=max(1, math.ceil(max_games / per_round)),
-        match=design,
+        resources=tuple(sorted(resources.items())),
     )
     folder = flags.out or Path("results") / f"match-{new.name}-vs-{base.name}"
     check_makeable(folder, "results folder", folder=True)
     return MatchSettings(
-        tournament=event,
+        event=event,
         design=design,
         folder=folder,
         jobs=flags.jobs or DEFAULT_JOBS,

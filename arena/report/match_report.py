@@ -18,7 +18,7 @@ from arena.match.schedule import MatchDesign, sent_id
 from arena.report.html import history_chart, page
 from arena.report.replay_view import VIEWER_HTML
 from arena.report.tournament_report import MAX_REPLAYS, Report, games_section
-from arena.tournament.store import Store
+from arena.results.store import Store
 
 #: Deal sets listed at each end of the units (best first, worst first).
 UNITS_SHOWN = 10

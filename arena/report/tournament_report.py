@@ -22,7 +22,7 @@ import orjson
 
 from arena.report.html import faults_table, history_chart, leaderboard_table, page, pairwise_table
 from arena.report.replay_view import asset, json_script, pack, viewer_parts
-from arena.tournament.store import Store
+from arena.results.store import Store
 
 #: How many replays a report embeds unless told: about 27 MB of page at 4 seats.
 MAX_REPLAYS = 10_000

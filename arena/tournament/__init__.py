@@ -1,7 +1,8 @@
-"""Tournaments: who plays whom (schedule), where results live (store), ratings, running them.
+"""Tournaments: an event of the runner (:mod:`arena.events`) whose schedules are round-robin,
+sampled or Swiss.
 
-- :mod:`arena.tournament.schedule`: the games of a round-robin or gauntlet, pure;
-- :mod:`arena.tournament.store`: the SQLite results store, resumable;
-- :mod:`arena.tournament.ratings`: TrueSkill ratings computed as games finish;
-- :mod:`arena.tournament.runner`: playing the scheduled games, locally in parallel.
+- :mod:`arena.tournament.event`: the tournament as the runner plays it, league versions;
+- :mod:`arena.tournament.schedule`: who meets whom, pure;
+- :mod:`arena.tournament.config` and :mod:`arena.tournament.settings`: the config file and
+  flags, resolved once.
 """

@@ -41,9 +41,8 @@ from arena.errors import ArenaError, BotError
 from arena.files import check_makeable
 from arena.tournament.config_schema import problems
 
-#: Deal sets per table and games at once when neither a flag nor the config file says.
+#: Deal sets per table when neither a flag nor the config file says.
 DEFAULT_DEALS = 5
-DEFAULT_JOBS = 1
 
 
 class ConfigError(ArenaError):

@@ -16,19 +16,19 @@ from typing import Any, TypeVar
 
 from arena.bots.sandbox import ResourceLimits, SandboxRequest
 from arena.errors import UsageProblem
+from arena.execute.local import DEFAULT_JOBS
 from arena.game.rules import rules_from
 from arena.protocol import Limits
+from arena.results.ratings import StopRule
 from arena.tournament.config import (
     DEFAULT_DEALS,
-    DEFAULT_JOBS,
     command_line_bots,
     config_bots,
     load_config,
     results_folder,
     tournament_name,
 )
-from arena.tournament.ratings import StopRule
-from arena.tournament.runner import DEFAULT_CONFIDENCE, MAX_GAMES, Tournament
+from arena.tournament.event import DEFAULT_CONFIDENCE, MAX_GAMES, TournamentEvent
 
 T = TypeVar("T")
 
@@ -69,7 +69,7 @@ class Settings:
     """Everything ``arena tournament`` needs to run: the machine's sandbox layers are
     looked for, and the store opened, only when games are about to be played."""
 
-    tournament: Tournament
+    tournament: TournamentEvent
     #: The tournament's name, as the summary line shows it.
     label: str
     #: Where its results go (checked to be makeable).
@@ -135,7 +135,7 @@ def resolve(flags: Flags) -> Settings:
     confidence = pick(flags.stop_confidence, "stop_confidence", None)
     if confidence is not None and top is None:
         raise UsageProblem("--stop-confidence needs --stop-top K")
-    event = Tournament(
+    event = TournamentEvent(
         bots=tuple(specs),
         players=rules.players,
         deals=pick(flags.deals, "deals", DEFAULT_DEALS),

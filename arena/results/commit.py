@@ -2,7 +2,7 @@
 
 One transaction per game cost the coordinator ~0.3 ms: SQLite's commit and
 a statement per row. Here the coordinator only records a game in the
-:class:`arena.tournament.ledger.Ledger` (a few microseconds); a writer
+:class:`arena.results.ledger.Ledger` (a few microseconds); a writer
 thread commits the open batch, in one transaction on its own connection,
 when it holds :data:`COMMIT_GAMES` games or its oldest game is
 :data:`COMMIT_S` seconds old, and whenever the store is flushed (a round
@@ -24,7 +24,7 @@ import threading
 import time
 from pathlib import Path
 
-from arena.tournament.ledger import Batch, CountedTwice, Ledger
+from arena.results.ledger import Batch, CountedTwice, Ledger
 
 #: Games in a batch at which it is committed at once.
 COMMIT_GAMES = 512

@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from arena.tournament.schedule import Ids, ScheduledGame, Standings, Strategy, round_games
-from arena.tournament.store import Store
+from arena.events.schedule import Ids, ScheduledGame, Standings, Strategy, round_games
+from arena.results.store import Store
 
 #: Games left in the queue below which the next round is made ahead of need (when it may be).
 AHEAD = 32
@@ -35,7 +35,7 @@ CHUNK = 4096
 
 class RoundStop(Protocol):
     """A rule that may end the schedule at a round boundary: a league's ordered top
-    (:class:`arena.tournament.ratings.StopRule`), a match's sequential test."""
+    (:class:`arena.results.ratings.StopRule`), a match's sequential test."""
 
     def settings(self, rounds: int | None) -> dict[str, Any]:
         """What a stop is kept with (``rounds``: the plan's); a rerun whose settings differ
@@ -89,7 +89,10 @@ class Feed:
         self.field = list(field)
         #: The rating of a bot that joined after the snapshot read (the default one).
         self.newcomer = newcomer
-        self.queue: deque[ScheduledGame] = deque(store.pending())
+        # The store keeps the stored ids; the ids sent are the event's to give.
+        self.queue: deque[ScheduledGame] = deque(
+            game._replace(sent_id=ids.sent_id(game.game_id)) for game in store.pending()
+        )
         #: Games handed out and not yet finished, by ordinal.
         self.handed: dict[int, ScheduledGame] = {}
         #: Games in the store (scheduled so far), and the next deal set's number.

@@ -30,7 +30,7 @@ from typing import Any
 
 import trueskill
 
-from arena.tournament.skill import FreeForAll
+from arena.results.skill import FreeForAll
 
 #: Share of seat pairs sharing a place, by table size, measured on 1,500 random
 #: games each (2 players never share a place; trueskill needs a small positive value).
@@ -75,7 +75,7 @@ class Environment:
 
     def free_for_all(self) -> FreeForAll:
         """The fast rater of free-for-all games in this environment (see
-        :mod:`arena.tournament.skill`): the package's numbers, a tenth of its cost."""
+        :mod:`arena.results.skill`): the package's numbers, a tenth of its cost."""
         env = self.trueskill()
         # Each of its difference factors compares two one-bot teams: the margin of size 2.
         margin = trueskill.calc_draw_margin(self.draw_probability, 2, env)
@@ -110,7 +110,7 @@ class StopRule:
 
     def settings(self, rounds: int | None) -> dict[str, Any]:
         """What a stop is kept with: a rerun with other settings (more rounds, another
-        rule) lifts it and goes on (see :class:`arena.tournament.feed.Feed`)."""
+        rule) lifts it and goes on (see :class:`arena.events.feed.Feed`)."""
         return {"rounds": rounds, "stop": [self.top, self.confidence]}
 
     def reached(

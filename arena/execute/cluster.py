@@ -7,7 +7,7 @@ short (tens of ms) while a task costs ~2-3 ms of scheduling, and that a bot
 process is worth keeping. So the coordinator hands out *batches* sized to
 :data:`BATCH_S` seconds of play (measured as games finish), and each worker
 thread keeps its bots alive across the batches of one tournament
-(:class:`arena.tournament.runner.Seats`).
+(:class:`arena.execute.seats.Seats`).
 
 Exactly once: a batch's games reach the coordinator only in the batch's
 result, which Dask delivers once, however many times a lost worker made it
@@ -52,13 +52,17 @@ from distributed.client import ClosedClientError, FutureCancelledError
 from distributed.scheduler import KilledWorker
 
 import arena
+from arena.bots.fingerprint import files_hash
 from arena.bots.player import ProcessPlayer
 from arena.bots.sandbox import Capabilities, detect, require
 from arena.bots.spec import BotSpec
 from arena.errors import ArenaError, BotFault
-from arena.tournament.runner import Games, Seats, Setup, files_hash, pinned, save_replay
-from arena.tournament.schedule import ScheduledGame
-from arena.tournament.store import Finished
+from arena.execute.base import Games, Setup
+from arena.execute.local import pinned
+from arena.execute.seats import Seats
+from arena.results.games import ScheduledGame
+from arena.results.replays import save_replay
+from arena.results.store import Finished
 
 #: Seconds of games one task aims at: ~2-3 ms of scheduling per task is then ~0.1%.
 BATCH_S = 2.0

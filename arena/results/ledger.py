@@ -9,7 +9,7 @@ in memory: each bot's standing, the games finished beyond the prefix
 rates what a finished game completes and adds its rows to the open
 :class:`Batch`, with what the game adds to the pairwise counts; :meth:`Ledger.seal`
 closes the batch with the standings of the bots it touched, for one
-transaction (:mod:`arena.tournament.commit`). Rows are written in the order
+transaction (:mod:`arena.results.commit`). Rows are written in the order
 rated, so after any commit the store's rated prefix, standings, pairs and
 round snapshots agree with its games, as one transaction per game made them.
 (The pairwise counts were once added in SQL from the batch's seats: a
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from arena.errors import ArenaError
-from arena.tournament.skill import FreeForAll
+from arena.results.skill import FreeForAll
 
 
 class CountedTwice(ArenaError):

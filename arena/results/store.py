@@ -4,7 +4,7 @@ Everything a leaderboard needs is here, and is written as games finish: the
 configuration, the bots, every scheduled game and its seats, placements,
 faults and timings, and the ratings. Games are written a round at a time as
 the schedule makes them (never the whole plan). Finished games are committed
-in groups (:mod:`arena.tournament.commit`: within about 50 ms of finishing),
+in groups (:mod:`arena.results.commit`: within about 50 ms of finishing),
 each group in one transaction together with the rating of every game it
 completes in the schedule's finished prefix, so after a ``kill -9`` the
 store holds whole games only (the last group's are pending again, played
@@ -27,10 +27,10 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 from arena.errors import ArenaError
-from arena.tournament.commit import GroupCommit, writing
-from arena.tournament.ledger import CountedTwice, Ledger, Result, Standing
-from arena.tournament.ratings import Environment
-from arena.tournament.schedule import ScheduledGame
+from arena.results.commit import GroupCommit, writing
+from arena.results.ledger import CountedTwice, Ledger, Result, Standing
+from arena.results.ratings import Environment
+from arena.results.games import ScheduledGame
 
 #: 2: games are written a round at a time, with their round and table; rounds, tables and
 #: each round's standings have tables of their own. Folders of version 1 are read as
@@ -140,6 +140,11 @@ class StoreError(ArenaError):
     """A results folder that cannot be used: unreadable, or from another tournament."""
 
 
+def base_name(name: str) -> str:
+    """The name a bot was entered under: ``alice`` for ``alice@2`` (a second version)."""
+    return name.split("@", 1)[0]
+
+
 @dataclass(frozen=True)
 class BotRecord:
     """A bot as the store keeps it."""
@@ -201,12 +206,13 @@ class Store:
         environment: Environment,
         sandbox: Sequence[str],
         growable: Collection[str] = (),
+        kind: str = "tournament",
     ) -> Store:
         """Open the store of ``folder``, creating it for a new tournament.
 
         An existing store must hold the same tournament (same configuration,
         except the keys in ``growable``, which are stored anew, and the same
-        bot files); it is then resumed. A store of schema version 1 is
+        bot files); it is then resumed. ``kind`` names the event in messages. A store of schema version 1 is
         migrated (its whole schedule becomes round 1, complete).
 
         Raises:
@@ -229,7 +235,7 @@ class Store:
             raise StoreError(f"{path}: not a usable results store: {error}") from None
         if exists:
             store.check(full=True)  # a damaged store is refused before anything is written
-            store._check_same(config, bots, growable)
+            store._check_same(config, bots, growable, kind)
             if store.meta("schema_version") == 1:
                 store._migrate_v1()
             if "bots" in growable:
@@ -241,7 +247,11 @@ class Store:
         return store
 
     def _check_same(
-        self, config: dict[str, Any], bots: Sequence[BotRecord], growable: Collection[str]
+        self,
+        config: dict[str, Any],
+        bots: Sequence[BotRecord],
+        growable: Collection[str],
+        kind: str,
     ) -> None:
         stored = self.meta("config")
         # The schedule first: a league rerun as a round-robin differs in its bots too.
@@ -256,9 +266,8 @@ class Store:
                     "another --out"
                 )
             if stored.get(key) != config.get(key):
-                what = "match" if "match" in stored else "tournament"
                 raise StoreError(
-                    f"{self.folder} holds another {what} "
+                    f"{self.folder} holds another {kind} "
                     f"({_difference(key, stored.get(key), config.get(key))}): choose another "
                     "--out, or remove that folder"
                 )
@@ -543,7 +552,7 @@ class Store:
         """Record a finished game, and rate the schedule's finished prefix as far as it goes.
 
         The game is committed with its group, within about 50 ms (see
-        :mod:`arena.tournament.commit`); :meth:`flush` commits at once.
+        :mod:`arena.results.commit`); :meth:`flush` commits at once.
         ``seats``: its bots in seat order (read from the store when not given).
 
         Raises:

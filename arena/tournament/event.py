@@ -1,0 +1,315 @@
+"""A tournament as an event of the runner: its schedule, its key, its league's versions.
+
+A round-robin plays every table; a sampled or Swiss league plays rounds and
+takes new bots, retired ones and new versions (``NAME@2``) between runs
+(:func:`settle`). :func:`describe_plan` is ``--dry-run``'s text.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, ClassVar
+
+from arena.bots.fingerprint import files_hash
+from arena.bots.spec import BotSpec
+from arena.events.event import common_key
+from arena.events.feed import Feed
+from arena.events.schedule import Plan, ScheduleError, Strategy
+from arena.game import Rules
+from arena.protocol import Limits
+from arena.results.ratings import Environment, StopRule
+from arena.results.store import DATABASE, Store, StoreError, base_name, open_existing
+from arena.tournament.schedule import GameIds, RoundRobin, Sampled, Swiss
+
+#: The largest plan played without --max-games saying more.
+MAX_GAMES = 200_000
+
+
+#: Rounds of a sampled or Swiss tournament when --rounds is not given.
+DEFAULT_ROUNDS = 10
+
+
+#: --stop-confidence when only --stop-top is given.
+DEFAULT_CONFIDENCE = 0.95
+
+
+@dataclass(frozen=True)
+class TournamentEvent:
+    """Everything that defines a tournament (and so must match when it is resumed); an
+    :class:`~arena.events.event.Event` of the runner."""
+
+    kind: ClassVar[str] = "tournament"
+    #: A bot that cannot start forfeits its games; the others play on.
+    halt_on_disable: ClassVar[bool] = False
+
+    bots: tuple[BotSpec, ...]
+    players: int
+    deals: int
+    seed: int
+    rules: Rules
+    limits: Limits
+    resources: tuple[tuple[str, int], ...] = ()
+    gauntlet: str | None = None
+    #: round-robin, sampled or swiss (see :mod:`arena.tournament.schedule`).
+    schedule: str = "round-robin"
+    #: Sampled and Swiss: the most rounds (the total, not additional ones).
+    rounds: int | None = None
+    #: Sampled and Swiss: end early once the top is ordered (checked at round boundaries).
+    stop: StopRule | None = None
+
+    def key(self) -> dict[str, Any]:
+        """The configuration as stored, and compared on resume.
+
+        A round-robin's key is what schema version 1 stored, so such folders
+        resume; the schedule's keys come in with the other schedules.
+        """
+        key = common_key(
+            self,
+            deals=self.deals,
+            # The name it entered under: a league's gauntlet bot may be updated to NAME@2.
+            gauntlet=base_name(self.gauntlet) if self.gauntlet else None,
+        )
+        if self.schedule != "round-robin":
+            key["schedule"] = self.schedule
+            key["rounds"] = self.rounds
+            key["stop"] = [self.stop.top, self.stop.confidence] if self.stop else None
+        return key
+
+    def growable(self) -> tuple[str, ...]:
+        """Keys of :meth:`key` that a rerun may change (a league goes on with more rounds,
+        with other bots, with another stop rule)."""
+        return () if self.schedule == "round-robin" else ("rounds", "stop", "bots")
+
+    def strategy(self) -> Strategy:
+        """A fresh schedule strategy for this tournament.
+
+        Raises:
+            ScheduleError: for an unknown schedule, a field that cannot fill a
+                table, bad rounds, or a stop rule where none applies.
+        """
+        names = [spec.name for spec in self.bots]
+        if self.schedule == "round-robin":
+            if self.stop is not None:
+                raise ScheduleError(
+                    "a stop rule needs --schedule sampled or swiss "
+                    "(a round-robin plays every table)"
+                )
+            if self.rounds is not None:
+                raise ScheduleError(
+                    "--rounds needs --schedule sampled or swiss (a round-robin plays every table)"
+                )
+            return RoundRobin(names, players=self.players, deals=self.deals, gauntlet=self.gauntlet)
+        kinds: dict[str, type[Sampled]] = {"sampled": Sampled, "swiss": Swiss}
+        if self.schedule not in kinds:
+            raise ScheduleError(
+                f"unknown schedule {self.schedule!r}: choose round-robin, sampled or swiss"
+            )
+        if self.stop is not None and self.stop.top < 1:
+            raise ScheduleError(f"--stop-top takes a number >= 1, not {self.stop.top}")
+        if self.stop is not None and not 0.5 <= self.stop.confidence < 1.0:
+            raise ScheduleError(
+                f"--stop-confidence takes a probability in [0.5, 1), not {self.stop.confidence}"
+            )
+        return kinds[self.schedule](
+            names,
+            players=self.players,
+            deals=self.deals,
+            seed=self.seed,
+            rounds=DEFAULT_ROUNDS if self.rounds is None else self.rounds,
+            gauntlet=self.gauntlet,
+        )
+
+    def plan(self) -> Plan:
+        """What the schedule will play (see :class:`arena.tournament.schedule.Plan`).
+
+        Raises:
+            ScheduleError: as :meth:`strategy`.
+        """
+        return self.strategy().plan()
+
+    def open_tables(self) -> tuple[int, int]:
+        """The tables whose games may be played at once, and the games of one table.
+
+        A round-robin's plan is all there at once; an ungated schedule makes
+        the next round while one plays; a Swiss round, or any round under a
+        stop rule, waits for the ratings of the one before.
+        """
+        plan = self.plan()
+        table = self.deals * self.players
+        gated = self.schedule == "swiss" or self.stop is not None
+        rounds = 1 if gated or plan.per_round is None else 2
+        return (plan.per_round or plan.games) // table * rounds, table
+
+    def check_size(self, max_games: int) -> Plan:
+        """The plan, refused when it has more than ``max_games`` games.
+
+        Raises:
+            ScheduleError: for a plan too large (the message suggests a sampled
+                schedule whose bots each play about as many tables as in a
+                round-robin of ``players + 4`` bots, within the cap), or as
+                :meth:`strategy`.
+        """
+        plan = self.plan()
+        if plan.games <= max_games:
+            return plan
+        one = replace(self, schedule="sampled", rounds=1, stop=None).plan()
+        rounds = max(1, min(math.comb(self.players + 3, self.players - 1), max_games // one.games))
+        sampled = replace(self, schedule="sampled", rounds=rounds, stop=None).plan()
+        raise ScheduleError(
+            f"the {plan.schedule} plan has {plan.games:,} games, more than --max-games "
+            f"{max_games:,}: try --schedule sampled --rounds {rounds} ({sampled.games:,} games, "
+            f"{per_bot(sampled)} per bot), or raise --max-games"
+        )
+
+    def feed(self, store: Store) -> Feed:
+        """The games of ``store`` to play, the next rounds made as they are needed."""
+        environment = Environment.for_table(self.players)
+        strategy = self.strategy()
+        # A round-robin's ids are as wide as its count of deal sets (its games / seats).
+        deal_sets = strategy.plan().games // self.players
+        return Feed(
+            strategy,
+            store,
+            deals=self.deals,
+            seed=self.seed,
+            ids=GameIds(self.schedule, deals=self.deals, deal_sets=deal_sets),
+            stop=self.stop,
+            field=[spec.name for spec in self.bots],
+            newcomer=(environment.mu, environment.sigma),
+        )
+
+
+def describe_plan(tournament: TournamentEvent, plan: Plan, folder: Path) -> str:
+    """``--dry-run``'s text: the schedule, its games, games per bot, and a time estimate.
+
+    The estimate uses the pace of the latest games finished in ``folder``
+    (the same bots on the same machine, usually); without any it is unknown.
+    """
+    bots = len(tournament.bots)
+    lines = [
+        f"Plan: {plan.schedule}, {bots:,} bots, {tournament.players} per table, "
+        f"{tournament.deals} deal set{'s' * (tournament.deals != 1)} per table, each in "
+        f"{tournament.players} seat rotations",
+        f"  games: {plan.games:,} ({per_bot(plan)} per bot)",
+    ]
+    if plan.rounds is not None:
+        lines.append(f"  rounds: {plan.rounds:,}, {plan.per_round:,} games each")
+    if tournament.gauntlet:
+        lines.append(f"  gauntlet: {tournament.gauntlet} sits at every table")
+    if tournament.schedule == "swiss":
+        lines.append(
+            "  swiss: rounds 1 and 2 are seated as sampled; each later round from the "
+            "standings after the round before the last (not known yet)"
+        )
+    if tournament.stop is not None:
+        lines.append(
+            f"  stop rule: once the top {tournament.stop.top} are in order with probability "
+            f">= {tournament.stop.confidence} (checked each round; the games above are the most)"
+        )
+    done, pace = 0, None
+    if (folder / DATABASE).is_file():
+        store = open_existing(folder)
+        try:
+            done, pace = store.done(), store.games_per_second()
+        finally:
+            store.close()
+        lines.append(f"  {folder}: {done:,} games done")
+    if pace is None:
+        lines.append(f"  time: unknown ({folder} has no finished games to measure the pace)")
+    else:
+        seconds = max(plan.games - done, 0) / pace
+        lines.append(f"  time: about {duration(seconds)} at {pace:.1f} games/s, as measured there")
+    return "\n".join(lines)
+
+
+def per_bot(plan: Plan) -> str:
+    """A plan's games per bot: ``12`` or ``10-12``."""
+    low, high = plan.per_bot
+    return f"{low:,}" if low == high else f"{low:,}-{high:,}"
+
+
+def duration(seconds: float) -> str:
+    """A duration for people: 45s, 12m05s, 3h20m, 4d06h."""
+    seconds = int(seconds + 0.5)
+    if seconds < 60:
+        return f"{seconds}s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}m{seconds:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    if hours < 48:
+        return f"{hours}h{minutes:02d}m"
+    days, hours = divmod(hours, 24)
+    return f"{days}d{hours:02d}h"
+
+
+def settle(
+    tournament: TournamentEvent, folder: Path, update: Collection[str] = ()
+) -> TournamentEvent:
+    """The tournament as it goes on in ``folder``: each bot under the name it plays as there.
+
+    A sampled or Swiss league takes new bots (they enter at the default
+    rating), drops bots no longer given (they retire, and stay on the
+    leaderboard) and takes back retired ones. A bot whose files changed is
+    refused unless ``update`` names it: then its old version retires, and the
+    new one plays as ``NAME@2`` (``@3``, ...) with a fresh rating. Nothing is
+    written here (:func:`open_store` does that).
+
+    Raises:
+        ScheduleError: for ``update`` in a round-robin, or naming no bot given.
+        StoreError: for a changed bot not named in ``update``, or one named
+            that did not change.
+    """
+    names = {spec.name for spec in tournament.bots}
+    for name in sorted(set(update) - names):
+        raise ScheduleError(f"--update {name}: no bot of that name is given")
+    if tournament.schedule != "round-robin":
+        for name in sorted(name for name in names if "@" in name):
+            raise ScheduleError(
+                f"bot name {name!r}: in a league '@' marks a bot's versions (NAME@2)"
+            )
+    if tournament.schedule == "round-robin":
+        if update:
+            raise ScheduleError(
+                "--update is for sampled and swiss leagues: a round-robin keeps its bots"
+            )
+        return tournament
+    if not (folder / DATABASE).is_file():
+        for name in sorted(update):
+            raise StoreError(f"--update {name}: {folder} holds no league yet to update")
+        return tournament
+    store = open_existing(folder)
+    try:
+        records = store.bots()
+    finally:
+        store.close()
+    latest = {base_name(record.name): record for record in records}  # later versions win
+    versions = {base: sum(base_name(r.name) == base for r in records) for base in latest}
+    playing = []
+    for spec in tournament.bots:
+        record = latest.get(spec.name)
+        if record is None:
+            playing.append(spec)
+        elif record.files_hash == files_hash(spec):
+            if spec.name in update:
+                raise StoreError(
+                    f"--update {spec.name}: its files did not change since {record.name} "
+                    "entered the league"
+                )
+            playing.append(replace(spec, name=record.name))
+        elif spec.name in update:
+            playing.append(replace(spec, name=f"{spec.name}@{versions[spec.name] + 1}"))
+        else:
+            raise StoreError(
+                f"bot {spec.name!r} changed since {folder} was started (its files differ): "
+                f"rerun with --update {spec.name} to enter the new version as "
+                f"{spec.name}@{versions[spec.name] + 1} (the old one retires), "
+                "or choose another --out"
+            )
+    gauntlet = tournament.gauntlet
+    if gauntlet is not None:  # the gauntlet bot plays under its latest version's name too
+        gauntlet = next((s.name for s in playing if base_name(s.name) == gauntlet), gauntlet)
+    return replace(tournament, bots=tuple(playing), gauntlet=gauntlet)
