@@ -31,6 +31,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 $(C_BOT): sample_bots/c/random_bot.c
 	$(MAKE) -s -C sample_bots/c
