@@ -1,8 +1,8 @@
 """The ``arena`` command line: parse, call, format; nothing else.
 
 Every deliberate error (:class:`arena.errors.ArenaError`) becomes a one-line
-message and exit status 1 through :class:`click.ClickException`; usage errors
-exit with 2, as click does.
+message and exit status 1 through :class:`click.ClickException`, in one place
+(:class:`ArenaCommand`); usage errors exit with 2, as click does.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import shlex
 import sys
 import time
 from collections.abc import Callable, Sequence
-from contextlib import ExitStack, closing, nullcontext
+from contextlib import nullcontext
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Never, TypeVar, cast
@@ -30,8 +30,7 @@ from arena.bots.spec import BotSpec, build_bot, parse_bot, parse_bots
 from arena.checkbot import check_bot
 from arena.errors import ArenaError, UsageProblem
 from arena.events.event import Event
-from arena.events.run import BotDisabled, Outcome, open_store, run
-from arena.execute.base import Setup
+from arena.events.run import Observer, Outcome, run, stopped_by
 from arena.execute.local import DEFAULT_JOBS
 from arena.files import check_makeable
 from arena.game.rules import OPTION_NAMES, Rules, rules_from
@@ -49,7 +48,7 @@ from arena.report.narrate import info_text, narrate
 from arena.report.replay_view import viewer_page
 from arena.report.tournament_report import MAX_REPLAYS, report_page
 from arena.results.store import Store, open_existing
-from arena.signals import Stopped, exit_status, stop_like_ctrl_c
+from arena.signals import exit_status
 from arena.simulate import random_game
 from arena.tournament.config import DEFAULT_DEALS
 from arena.tournament.config_schema import config_schema
@@ -64,20 +63,29 @@ from arena.tournament.schedule import SCHEDULES
 from arena.tournament.settings import Flags, Settings, resolve
 
 if TYPE_CHECKING:
-    from arena.execute.cluster import DaskExecutor
+    pass
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def domain(call: Callable[[], Any]) -> Any:
-    """Run ``call``; an :class:`ArenaError` becomes a one-line error (exit 1), and
-    a :class:`UsageProblem` a usage error (exit 2)."""
-    try:
-        return call()
-    except UsageProblem as error:
-        raise click.UsageError(str(error)) from None
-    except ArenaError as error:
-        raise click.ClickException(str(error)) from None
+class ArenaCommand(click.Command):
+    """A command whose deliberate errors are one line: an :class:`ArenaError` becomes
+    ``Error: ...`` with exit status 1, a :class:`UsageProblem` a usage error (2), in this
+    one place rather than around each call."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except UsageProblem as error:
+            raise click.UsageError(str(error), ctx) from None
+        except ArenaError as error:
+            raise click.ClickException(str(error)) from None
+
+
+class ArenaGroup(click.Group):
+    """``arena``: its commands are :class:`ArenaCommand`s."""
+
+    command_class = ArenaCommand
 
 
 def limit_options(command: F) -> F:
@@ -136,30 +144,6 @@ def write_page(target: Path, text: str) -> None:
         raise click.ClickException(f"cannot write {target}: {error.strerror}") from None
 
 
-def stopped_by(interrupt: KeyboardInterrupt) -> str:
-    """``Interrupted`` for Ctrl-C, ``Stopped by SIGTERM`` (or SIGHUP) for the others."""
-    return f"Stopped by {interrupt}" if isinstance(interrupt, Stopped) else "Interrupted"
-
-
-def cluster_for(address: str, notice: Callable[[str], None]) -> DaskExecutor:
-    """A connection to the Dask cluster at ``address`` (``local:N`` starts one here).
-
-    Raises:
-        click.ClickException: when Dask is not installed or the cluster cannot be reached.
-    """
-    try:
-        # Dask is an optional extra, and costs 0.3 s to import: only --dask loads it.
-        from arena.execute import cluster  # noqa: PLC0415
-    except ModuleNotFoundError as error:
-        if error.name not in ("distributed", "dask"):
-            raise
-        raise click.ClickException(
-            "--dask needs Dask distributed, an optional extra: pip install 'arena[dask]' "
-            "(in a checkout of arena: pip install '.[dask]')"
-        ) from None
-    return cast("DaskExecutor", domain(lambda: cluster.connect(address, notice=notice)))
-
-
 rule_option = click.option(
     "--rule",
     "rules",
@@ -169,7 +153,7 @@ rule_option = click.option(
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="arena")
 def main() -> None:
     """A Knockout Whist bot arena.
@@ -202,7 +186,7 @@ def simulate(
     if quiet and hide_hands:
         raise click.UsageError("--hide-hands with --quiet: --quiet prints no hands anyway")
     seats = None if players is None else "--players N says how many"
-    game_rules = domain(partial(rules_from, rules, players=players, seats=seats))
+    game_rules = rules_from(rules, players=players, seats=seats)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     names = [f"P{seat}" for seat in range(game_rules.players)]
@@ -302,35 +286,31 @@ def play(
     """
     if len(bots) < 2:
         raise click.UsageError("a game needs at least 2 bots")
-    seats = domain(lambda: parse_seats(list(bots)))
-    people = domain(partial(check_people, seats, web=web, port=port, open_pages=open_pages))
+    seats = parse_seats(list(bots))
+    people = check_people(seats, web=web, port=port, open_pages=open_pages)
     specs = [seat for seat in seats if isinstance(seat, BotSpec)]
     game_seats = "the number of players is the number of bots given"
-    game_rules = domain(partial(rules_from, rules, players=len(seats), seats=game_seats))
+    game_rules = rules_from(rules, players=len(seats), seats=game_seats)
     timing = Limits(startup_ms=startup_ms, move_ms=move_ms, bank_ms=bank_ms)
-    request = domain(partial(SandboxRequest.parse, required, no_sandbox, limits))
+    request = SandboxRequest.parse(required, no_sandbox, limits)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     game_id = f"play-{seed}"
     if replay_path is None and people:
         replay_path = default_replay(game_id)
     if replay_path is not None:  # before the game: its replay must have a place to go
-        domain(partial(check_makeable, replay_path, "--replay", folder=False))
+        check_makeable(replay_path, "--replay", folder=False)
     if log_dir is not None:
-        domain(partial(check_makeable, log_dir, "--logs", folder=True))
-    sandbox = domain(request.capabilities)
+        check_makeable(log_dir, "--logs", folder=True)
+    sandbox = request.capabilities()
     resources = dict(request.resources)
     for spec in specs:
-        domain(partial(build_bot, spec))
+        build_bot(spec)
     layers = list(sandbox.layers) if sandbox is not None else []
     if people:  # the terminal's and the web server's code, only for a person at the table
         from arena.human.table import People  # noqa: PLC0415
     table = (
-        domain(
-            lambda: People(
-                people, web=web, port=port or 0, open_pages=open_pages is not False, say=click.echo
-            )
-        )
+        People(people, web=web, port=port or 0, open_pages=open_pages is not False, say=click.echo)
         if people
         else None
     )
@@ -501,18 +481,18 @@ def ask_replay(
     sandbox_flags: tuple[str, bool, Sequence[str]],
 ) -> None:
     """``arena replay --ask``: start BOT, ask it the seat's decisions, print the differences."""
-    header = domain(partial(check_replay, records, seat, at))
-    spec = domain(partial(parse_bot, bot))
-    domain(partial(build_bot, spec))
-    request = domain(partial(SandboxRequest.parse, *sandbox_flags))
-    sandbox = domain(request.capabilities)
-    _, timing = domain(partial(game_settings, header))
+    header = check_replay(records, seat, at)
+    spec = parse_bot(bot)
+    build_bot(spec)
+    request = SandboxRequest.parse(*sandbox_flags)
+    sandbox = request.capabilities()
+    _, timing = game_settings(header)
     player = ProcessPlayer(spec, timing, sandbox=sandbox, resources=dict(request.resources))
     name = header["players"][seat]["name"]
     what = f"decision {at}" if at is not None else "the decisions"
     click.echo(f"Asking {spec.name} {what} of seat {seat} ({name}) in game {header['game']}:")
     try:
-        asked = domain(partial(ask_again, records, seat, player, at))
+        asked = ask_again(records, seat, player, at)
     finally:
         player.close()
     if asked.problem is not None:
@@ -638,8 +618,8 @@ def check_bot_command(bot: str, games: int, move_ms: int, bank_ms: int, startup_
     Example:
         arena check-bot sample_bots/python/random_bot.py
     """
-    [spec] = domain(lambda: parse_bots([bot]))
-    domain(lambda: build_bot(spec))
+    [spec] = parse_bots([bot])
+    build_bot(spec)
     limits = Limits(startup_ms=startup_ms, move_ms=move_ms, bank_ms=bank_ms)
     click.echo(f"Checking {spec.name}: {spec.command}")
     failed = 0
@@ -670,7 +650,7 @@ def new_bot_command(language: str, folder: Path | None, name: str | None) -> Non
         arena new-bot rust mybot && arena check-bot mybot
     """
     target = folder if folder is not None else Path(f"{language}-bot")
-    bot = domain(lambda: new_bot(language, target, name))
+    bot = new_bot(language, target, name)
     click.echo(f"{target}: the {language} kit as bot {bot!r}; next:")
     click.echo(f"  arena check-bot {shlex.quote(str(target))}   # builds it, checks it plays")
     click.echo(f"  (the strategy: see {shlex.quote(str(target / 'README.md'))})")
@@ -839,7 +819,7 @@ def tournament(dry_run: bool, quiet: bool, **given: Any) -> None:
         arena tournament class.toml --schedule swiss --rounds 8 --dry-run
     """
     # Every other option is a field of Flags, under the same name.
-    settings: Settings = domain(partial(resolve, Flags(**given)))
+    settings: Settings = resolve(Flags(**given))
     event, folder, label = settings.tournament, settings.folder, settings.label
     if dry_run:  # the plan however large, and whether it would be refused; nothing built
         refusals = []
@@ -847,7 +827,7 @@ def tournament(dry_run: bool, quiet: bool, **given: Any) -> None:
             event = settle(event, folder, settings.updates)
         except ArenaError as error:  # e.g. a bot changed (or is not built yet)
             refusals.append(str(error))
-        click.echo(domain(partial(describe_plan, event, domain(event.plan), folder)))
+        click.echo(describe_plan(event, event.plan(), folder))
         try:
             event.check_size(settings.max_games)
         except ArenaError as error:
@@ -855,12 +835,12 @@ def tournament(dry_run: bool, quiet: bool, **given: Any) -> None:
         for refusal in refusals:
             click.echo(f"  refused as it is: {refusal}")
         return
-    plan = domain(partial(event.check_size, settings.max_games))
-    sandbox = domain(settings.sandbox.capabilities)
+    plan = event.check_size(settings.max_games)
+    sandbox = settings.sandbox.capabilities()
     for spec in event.bots:
-        domain(partial(build_bot, spec))
+        build_bot(spec)
     # After the build: a league knows a bot by the files it runs, build outputs included.
-    event = domain(partial(settle, event, folder, settings.updates))
+    event = settle(event, folder, settings.updates)
 
     opened: list[Store] = []
 
@@ -879,6 +859,12 @@ def tournament(dry_run: bool, quiet: bool, **given: Any) -> None:
             err=True,
         )
 
+    terminal = Terminal(
+        bar=None if quiet else ProgressBar(Leader(opened)),
+        announce=None if quiet else announce,
+        stopped=stopped,
+        dask=settings.dask is not None,
+    )
     outcome = play_event(
         event,
         folder,
@@ -887,9 +873,7 @@ def tournament(dry_run: bool, quiet: bool, **given: Any) -> None:
         jobs=settings.jobs,
         pin=settings.pin,
         dask=settings.dask,
-        bar=None if quiet else ProgressBar(Leader(opened)),
-        announce=None if quiet else announce,
-        stopped=stopped,
+        terminal=terminal,
     )
     rate = outcome.played / outcome.seconds if outcome.seconds > 0 else 0.0
     if outcome.stopped:
@@ -905,6 +889,64 @@ def tournament(dry_run: bool, quiet: bool, **given: Any) -> None:
     )
 
 
+class Terminal(Observer):
+    """A run as the terminal shows it: the progress bar, notices on stderr, and the command's
+    own lines when the store opens, when the run is stopped and when it ends."""
+
+    def __init__(
+        self,
+        *,
+        bar: ProgressBar | None,
+        announce: Callable[[Store], None] | None,
+        stopped: Callable[[Store, str], None],
+        done: Callable[[Store, Outcome], None] | None = None,
+        dask: bool = False,
+    ) -> None:
+        self.bar = bar
+        self.announce = announce
+        self.on_stop = stopped
+        self.done = done
+        #: Still connecting to a Dask cluster (a stop then leaves nothing written).
+        self.connecting = dask
+        #: The store, once open.
+        self.store: Store | None = None
+
+    def connected(self, address: str, workers: int, threads: int) -> None:
+        self.connecting = False
+        if self.bar:
+            click.echo(
+                f"Dask cluster {address}: {workers} worker{'s' * (workers != 1)}, "
+                f"{threads} thread{'s' * (threads != 1)}; each started every bot",
+                err=True,
+            )
+
+    def opened(self, store: Store) -> None:
+        self.store = store
+        if self.announce:
+            self.announce(store)
+
+    def progress(self, done: int, total: int, seconds: float) -> None:
+        if self.bar:
+            self.bar.update(done, total, seconds)
+
+    def notice(self, text: str) -> None:
+        click.echo(f"\n{text}", err=True)
+
+    def stopped(self, store: Store, how: str) -> None:
+        self.close()
+        self.on_stop(store, how)
+
+    def finished(self, store: Store, outcome: Outcome) -> None:
+        self.close()
+        if self.done:
+            self.done(store, outcome)
+
+    def close(self) -> None:
+        """End the progress bar's line (before anything else is printed)."""
+        if self.bar:
+            self.bar.finish()
+
+
 def play_event(
     event: Event,
     folder: Path,
@@ -914,87 +956,28 @@ def play_event(
     jobs: int,
     pin: bool,
     dask: str | None,
-    bar: ProgressBar | None,
-    announce: Callable[[Store], None] | None,
-    stopped: Callable[[Store, str], None],
-    done: Callable[[Store, Outcome], None] | None = None,
+    terminal: Terminal,
 ) -> Outcome:
-    """Play ``event``'s games into ``folder`` (a tournament's, a match's), here or on a Dask
-    cluster; ``event``'s bots are built already.
-
-    ``announce`` is called once the store is open (to say what is played); ``stopped`` is
-    told of a Ctrl-C (or SIGTERM) before the command exits with its status;
-    ``done`` reads the store after the last game, while it is open.
-    """
-
-    def notice(text: str) -> None:
-        click.echo(f"\n{text}", err=True)
-
-    with ExitStack() as stack:
-        stack.enter_context(stop_like_ctrl_c())
-        executor: DaskExecutor | None = None
-        layers = None
-        if dask:
-            try:
-                executor = stack.enter_context(closing(cluster_for(dask, notice)))
-                setup = Setup.of(event, sandbox, folder, wanted)
-                layers = domain(partial(executor.check, setup, pin=pin))
-            except KeyboardInterrupt as interrupt:
-                click.echo(
-                    f"{stopped_by(interrupt)} before any game: nothing was written.", err=True
-                )
-                sys.exit(exit_status(interrupt))
-            if bar:
-                count = len(executor.workers)
-                threads = sum(worker.nthreads for worker in executor.workers.values())
-                click.echo(
-                    f"Dask cluster {executor.address}: {count} worker{'s' * (count != 1)}, "
-                    f"{threads} thread{'s' * (threads != 1)}; each started every bot",
-                    err=True,
-                )
-        try:  # a resume checks the whole file first, which takes a while on a large one
-            store = stack.enter_context(
-                closing(domain(partial(open_store, event, folder, sandbox, layers=layers)))
-            )
-        except KeyboardInterrupt as interrupt:
-            how = stopped_by(interrupt)
-            click.echo(f"{how} before any game: rerun the command to start.", err=True)
-            sys.exit(exit_status(interrupt))
-        if announce:
-            announce(store)
-        try:
-            outcome = run(
-                event,
-                store,
-                jobs=jobs,
-                pin=pin,
-                sandbox=sandbox,
-                progress=bar.update if bar else None,
-                notice=notice,
-                executor=executor,
-                required=wanted,
-            )
-        except KeyboardInterrupt as interrupt:
-            if bar:
-                bar.finish()
-            stopped(store, stopped_by(interrupt))
-            sys.exit(exit_status(interrupt))
-        except BotDisabled as error:  # a rerun would stop again: no word of resuming
-            if bar:
-                bar.finish()
-            raise click.ClickException(str(error)) from None
-        except ArenaError as error:
-            if bar:
-                bar.finish()
-            raise click.ClickException(
-                f"{error} ({store.done()} of {store.total()} games are saved in {folder}; "
-                "rerun the command to resume)"
-            ) from None
-        if bar:
-            bar.finish()
-        if done:
-            done(store, outcome)
-    return outcome
+    """Run ``event`` into ``folder`` (:func:`arena.events.run.run`); a stop signal exits
+    with its status (130 for Ctrl-C) once ``terminal`` has said what was kept."""
+    try:
+        return run(
+            event,
+            folder,
+            sandbox=sandbox,
+            required=wanted,
+            observer=terminal,
+            jobs=jobs,
+            pin=pin,
+            dask=dask,
+        )
+    except KeyboardInterrupt as interrupt:
+        if terminal.store is None:
+            kept = "nothing was written." if terminal.connecting else "rerun the command to start."
+            click.echo(f"{stopped_by(interrupt)} before any game: {kept}", err=True)
+        sys.exit(exit_status(interrupt))
+    finally:
+        terminal.close()
 
 
 MATCH_FORMATS = ("table", "json")
@@ -1096,11 +1079,11 @@ def match(fmt: str, quiet: bool, **given: Any) -> None:
         arena match v2=sample_bots/python/greedy_bot.py \\
             v1=sample_bots/python/random_bot.py --sprt --jobs 2
     """
-    settings = domain(partial(resolve_match, MatchFlags(**given)))
+    settings = resolve_match(MatchFlags(**given))
     event, design, folder = settings.event, settings.design, settings.folder
-    sandbox = domain(settings.sandbox.capabilities)
+    sandbox = settings.sandbox.capabilities()
     for spec in settings.given:
-        domain(partial(build_bot, spec))
+        build_bot(spec)
     # The runner's own test reads rounds as they are rated; this one, for the progress
     # line, reads them too as the bar moves (each round once, none after a verdict).
     live = MatchTest(design, event.players)
@@ -1125,12 +1108,12 @@ def match(fmt: str, quiet: bool, **given: Any) -> None:
         click.echo(
             f"Match {design.new} vs {design.base}: {event.players} seats, against {against}, "
             f"{'SPRT' if design.sequential else 'fixed length'}, at most "
-            f"{domain(event.plan).games:,} games ({store.done():,} done) -> {folder}",
+            f"{event.plan().games:,} games ({store.done():,} done) -> {folder}",
             err=fmt == "json",  # stdout holds the one JSON object
         )
 
     def show(store: Store) -> None:
-        made = domain(partial(store.guarded, partial(match_result, store, design, event.players)))
+        made = store.guarded(partial(match_result, store, design, event.players))
         if fmt == "json":
             click.echo(json.dumps(made.to_dict()))
         else:
@@ -1146,6 +1129,13 @@ def match(fmt: str, quiet: bool, **given: Any) -> None:
     bar = None
     if not quiet:
         bar = ProgressBar(lambda: status(opened[0]) if opened else "")
+    terminal = Terminal(
+        bar=bar,
+        announce=announce,
+        stopped=stopped,
+        done=lambda store, outcome: show(store),
+        dask=settings.dask is not None,
+    )
     play_event(
         event,
         folder,
@@ -1154,10 +1144,7 @@ def match(fmt: str, quiet: bool, **given: Any) -> None:
         jobs=settings.jobs,
         pin=settings.pin,
         dask=settings.dask,
-        bar=bar,
-        announce=announce,
-        stopped=stopped,
-        done=lambda store, outcome: show(store),
+        terminal=terminal,
     )
 
 
@@ -1253,10 +1240,10 @@ def report(folder: Path, output: Path | None, max_replays: int) -> None:
         arena report results/demo
         arena report results/demo -o demo.html && xdg-open demo.html
     """
-    store = domain(lambda: open_existing(folder))
+    store = open_existing(folder)
     try:
-        domain(partial(store.check, full=True))
-        config = domain(partial(store.guarded, partial(store.meta, "config")))
+        store.check(full=True)
+        config = store.guarded(partial(store.meta, "config"))
         if "match" in config:  # a match's folder: the test and its units
             title = f"Match: {folder.resolve().name}"
             design = MatchDesign.from_key(config["match"])
@@ -1266,7 +1253,7 @@ def report(folder: Path, output: Path | None, max_replays: int) -> None:
         else:
             title = f"Tournament: {folder.resolve().name}"
             draw = partial(report_page, store, folder, title, max_replays=max_replays)
-        made = domain(partial(store.guarded, draw))
+        made = store.guarded(draw)
     finally:
         store.close()
     for notice in made.notices:
@@ -1351,13 +1338,13 @@ def print_leaderboard(
 ) -> tuple[int, int]:
     """Print the leaderboard in ``fmt`` (``clear``: on a cleared screen); return the games
     done and planned."""
-    store = domain(lambda: open_existing(folder))
+    store = open_existing(folder)
     try:
-        domain(partial(store.check, full=False))
-        rows = domain(partial(store.guarded, lambda: store.standings()[:top]))
+        store.check(full=False)
+        rows = store.guarded(lambda: store.standings()[:top])
         bots = {row["bot"] for row in rows}
-        pairs = domain(partial(store.guarded, partial(store.pairwise, bots))) if pairwise else {}
-        done, total = domain(partial(store.guarded, lambda: (store.done(), store.total())))
+        pairs = store.guarded(partial(store.pairwise, bots)) if pairwise else {}
+        done, total = store.guarded(lambda: (store.done(), store.total()))
     finally:
         store.close()
     if fmt == "html":

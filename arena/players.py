@@ -53,6 +53,9 @@ class ScriptedPlayer:
         """Remember the error it was sent."""
         self.abandoned.append(json.loads(error_line) if error_line else None)
 
+    def close(self) -> None:
+        """Nothing to end (a worker lets its players go with this)."""
+
 
 class RandomPlayer(ScriptedPlayer):
     """Uniformly random legal moves, seeded from the game id and the seat."""

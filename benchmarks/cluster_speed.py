@@ -35,7 +35,7 @@ from tournament_speed import (  # beside this file
 )
 
 from arena.bots.sandbox import Capabilities
-from arena.events.run import open_store, run
+from arena.events.run import open_store, play
 from arena.execute.base import Setup
 from arena.execute.cluster import connect
 from arena.tournament.event import TournamentEvent
@@ -55,7 +55,7 @@ def dask_run(
             setup_s = time.perf_counter() - start
             store = open_store(event, Path(folder), sandbox, layers=layers)
             start = time.perf_counter()
-            outcome = run(event, store, sandbox=sandbox, executor=executor)
+            outcome = play(event, store, sandbox=sandbox, executor=executor)
             seconds = time.perf_counter() - start
             store.close()
         finally:

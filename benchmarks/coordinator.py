@@ -64,7 +64,7 @@ from tournament_speed import (  # beside this file
 )
 
 from arena.bots.sandbox import Capabilities
-from arena.events.run import open_store, run
+from arena.events.run import open_store, play
 from arena.results import skill
 from arena.results.commit import COMMIT_GAMES, writing
 from arena.results.store import SCHEMA, SCHEMA_V2, Store, run_script
@@ -99,7 +99,7 @@ def tournament(
     """One whole ``arena tournament`` into the empty ``folder``; the games played."""
     store = open_store(event, folder, sandbox)
     try:
-        outcome = run(event, store, jobs=jobs, sandbox=sandbox, pin=pin)
+        outcome = play(event, store, jobs=jobs, sandbox=sandbox, pin=pin)
     finally:
         store.close()
     assert outcome.played == outcome.total, outcome
@@ -109,7 +109,7 @@ def tournament(
 def on_cluster(event: TournamentEvent, store: Store, sandbox: Capabilities, executor: Any) -> int:
     """The tournament on a Dask cluster, to its last commit; the games played."""
     try:
-        return run(event, store, sandbox=sandbox, executor=executor).played
+        return play(event, store, sandbox=sandbox, executor=executor).played
     finally:
         store.close()
 
@@ -272,8 +272,8 @@ def measure(kind: str, jobs: int, args: Any, sandbox: Capabilities) -> JSON:
     }
     store_floor = float("inf")
     for _ in range(args.rounds):
-        for name, play in runs.items():
-            seconds, cpu, games = measured_in_folder(play)
+        for name, measure in runs.items():
+            seconds, cpu, games = measured_in_folder(measure)
             # Each figure's best round on its own: noise only ever slows a run and
             # inflates its CPU (a busy neighbour's cache misses, stolen time).
             fastest, least = best.get(name, (0.0, float("inf")))

@@ -386,7 +386,7 @@ def league(
 ) -> JSON:
     """One in-process league: tau-b after each round, and the games until it stays >= 0.9."""
     from arena.bots.spec import BotSpec  # noqa: PLC0415
-    from arena.events.run import open_store, run  # noqa: PLC0415
+    from arena.events.run import open_store, play  # noqa: PLC0415
     from arena.game import Rules  # noqa: PLC0415
     from arena.results.ratings import StopRule  # noqa: PLC0415
     from arena.tournament.event import TournamentEvent  # noqa: PLC0415
@@ -409,7 +409,7 @@ def league(
     with tempfile.TemporaryDirectory(prefix="arena-converge-") as folder:
         store = open_store(event, Path(folder), None)
         start = time.perf_counter()
-        outcome = run(
+        outcome = play(
             event, store, sandbox=None, executor=InProcess(players, event.rules, event.limits)
         )
         seconds = time.perf_counter() - start
@@ -689,7 +689,7 @@ def timed(command: list[str]) -> tuple[float, int]:
 def board(args: argparse.Namespace) -> None:
     """``arena leaderboard`` and ``arena report`` on a large field's folder."""
     from arena.bots.spec import BotSpec  # noqa: PLC0415
-    from arena.events.run import open_store, run  # noqa: PLC0415
+    from arena.events.run import open_store, play  # noqa: PLC0415
     from arena.game import Rules  # noqa: PLC0415
     from arena.tournament.event import TournamentEvent  # noqa: PLC0415
 
@@ -701,7 +701,7 @@ def board(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="arena-board-") as folder:
         store = open_store(event, Path(folder), None)
         start = time.perf_counter()
-        outcome = run(event, store, sandbox=None, executor=Drawn())
+        outcome = play(event, store, sandbox=None, executor=Drawn())
         build_s = time.perf_counter() - start
         store.close()
         figures: JSON = {"bots": args.bots, "games": outcome.done, "build_s": round(build_s, 1)}

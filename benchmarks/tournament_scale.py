@@ -29,7 +29,7 @@ from pathlib import Path
 
 from arena.bots.sandbox import detect
 from arena.bots.spec import parse_bots
-from arena.events.run import open_store, run
+from arena.events.run import open_store, play
 from arena.game import Rules
 from arena.protocol import Limits
 from arena.results.store import DATABASE, open_existing
@@ -80,7 +80,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="arena-scale-") as folder:
         sandbox = detect()
         store = open_store(event, Path(folder), sandbox)
-        outcome = run(event, store, jobs=args.jobs, sandbox=sandbox, progress=progress)
+        outcome = play(event, store, jobs=args.jobs, sandbox=sandbox, progress=progress)
         store.close()
         leaderboard_s = import_s = float("inf")
         for _ in range(3):  # best of three, for both

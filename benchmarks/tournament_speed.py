@@ -34,7 +34,7 @@ from typing import Any
 from arena.bots.player import ProcessPlayer
 from arena.bots.sandbox import Capabilities, detect
 from arena.bots.spec import BotSpec, parse_bots
-from arena.events.run import open_store, run
+from arena.events.run import open_store, play
 from arena.events.schedule import ScheduledGame
 from arena.execute.local import pinned, worker_cpus
 from arena.game import Rules
@@ -69,7 +69,7 @@ def tournament_run(event: TournamentEvent, jobs: int, sandbox: Capabilities, pin
     with tempfile.TemporaryDirectory(prefix="arena-speed-") as folder:
         store = open_store(event, Path(folder), sandbox)
         start = time.perf_counter()
-        outcome = run(event, store, jobs=jobs, sandbox=sandbox, pin=pin)
+        outcome = play(event, store, jobs=jobs, sandbox=sandbox, pin=pin)
         seconds = time.perf_counter() - start
         store.close()
     assert outcome.played == outcome.total, outcome

@@ -27,7 +27,7 @@ import arena.execute
 import arena.results.replays
 from arena.bots.player import ProcessPlayer
 from arena.bots.spec import BotSpec, parse_bot, parse_bots
-from arena.events.run import open_store, run
+from arena.events.run import open_store, play
 from arena.events.schedule import ScheduledGame
 from arena.execute import cluster as cluster_module
 from arena.execute.base import Setup
@@ -464,7 +464,7 @@ def on_thread_workers(
             limits=Limits(),
         )
         store = open_store(event, folder, None)
-        outcome = run(event, store, sandbox=None, executor=executor)
+        outcome = play(event, store, sandbox=None, executor=executor)
         store.close()
     finally:
         executor.close()

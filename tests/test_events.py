@@ -4,10 +4,21 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from arena.bots.spec import BotSpec
+from arena.errors import ArenaError
 from arena.events.event import Event
+from arena.events.run import Observer, Outcome, Unfinished, run
+from arena.execute.local import LocalExecutor
+from arena.game import Rules
 from arena.match.event import MatchEvent
 from arena.match.settings import MatchFlags, resolve_match
+from arena.players import RandomPlayer
+from arena.protocol import Limits
+from arena.results.store import Store, open_existing
 from arena.tournament.event import TournamentEvent
 from arena.tournament.settings import Flags, resolve
 
@@ -90,3 +101,83 @@ def test_open_tables_count_what_may_be_played_at_once() -> None:
     assert match.open_tables() == (16, 3)
     # With a field NEW's and BASE's tables share each deal set: 3 x 2 tables, 2 rounds.
     assert paired.open_tables() == (12, 4)
+
+
+def in_process(names: str, players: int = 3) -> TournamentEvent:
+    """A round-robin of in-process random players (their commands are never run)."""
+    return TournamentEvent(
+        bots=tuple(BotSpec(name, ("unused",), "in-process") for name in names),
+        players=players,
+        deals=1,
+        seed=11,
+        rules=Rules(players=players),
+        limits=Limits(),
+    )
+
+
+class Watching(Observer):
+    """Records what a run tells its observer, in order."""
+
+    def __init__(self, stop_at: int | None = None) -> None:
+        self.calls: list[tuple[str, Any]] = []
+        self.stop_at = stop_at
+
+    def opened(self, store: Store) -> None:
+        self.calls.append(("opened", store.done()))
+
+    def progress(self, done: int, total: int, seconds: float) -> None:
+        self.calls.append(("progress", (done, total)))
+        if self.stop_at is not None and done >= self.stop_at:
+            raise KeyboardInterrupt
+
+    def stopped(self, store: Store, how: str) -> None:
+        self.calls.append(("stopped", (how, store.done())))
+
+    def finished(self, store: Store, outcome: Outcome) -> None:
+        self.calls.append(("finished", (store.done(), outcome.played)))
+
+
+def random_players(spec: BotSpec) -> RandomPlayer:
+    return RandomPlayer(spec.name)
+
+
+def test_run_plays_an_event_into_its_folder_and_tells_the_observer(tmp_path: Path) -> None:
+    watching = Watching()
+    executor = LocalExecutor(1, pin=False, make=random_players)
+    outcome = run(in_process("abcd"), tmp_path, sandbox=None, observer=watching, executor=executor)
+    # 4 tables of 3 from 4 bots, each one deal set in 3 rotations.
+    assert (outcome.played, outcome.done, outcome.total) == (12, 12, 12)
+    assert watching.calls[0] == ("opened", 0)
+    assert watching.calls[-2] == ("progress", (12, 12))
+    assert watching.calls[-1] == ("finished", (12, 12))
+    again = Watching()
+    outcome = run(in_process("abcd"), tmp_path, sandbox=None, observer=again, executor=executor)
+    assert outcome.played == 0 and again.calls == [("opened", 12), ("finished", (12, 0))]
+
+
+def test_a_stop_is_told_with_the_store_open_and_every_finished_game_kept(tmp_path: Path) -> None:
+    watching = Watching(stop_at=1)
+    executor = LocalExecutor(1, pin=False, make=random_players)
+    with pytest.raises(KeyboardInterrupt):
+        run(in_process("abcd"), tmp_path, sandbox=None, observer=watching, executor=executor)
+    assert watching.calls[-1] == ("stopped", ("Interrupted", 1))
+    store = open_existing(tmp_path)
+    try:
+        assert store.done() == 1
+    finally:
+        store.close()
+
+
+def test_an_error_mid_run_names_what_the_folder_kept(tmp_path: Path) -> None:
+    def broken(spec: BotSpec) -> RandomPlayer:
+        if spec.name == "d":
+            raise ArenaError("bot 'd' is broken")
+        return RandomPlayer(spec.name)
+
+    executor = LocalExecutor(1, pin=False, make=broken)
+    with pytest.raises(Unfinished) as raised:
+        run(in_process("abcd"), tmp_path, sandbox=None, executor=executor)
+    # The round-robin seats a, b, c first: their 3 games are kept.
+    assert str(raised.value) == (
+        f"bot 'd' is broken (3 of 12 games are saved in {tmp_path}; rerun the command to resume)"
+    )

@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 
 from arena.bots.spec import BotSpec
-from arena.events.run import open_store, run
+from arena.events.run import open_store
+from arena.events.run import play as play_store
 from arena.events.schedule import ScheduleError
 from arena.execute.base import Games, Setup
 from arena.game import Rules
@@ -92,7 +93,7 @@ class Shuffled:
 
 def play(event: TournamentEvent, folder: Path, executor: Shuffled) -> Store:
     store = open_store(event, folder, None)
-    run(event, store, sandbox=None, executor=executor)
+    play_store(event, store, sandbox=None, executor=executor)
     return store
 
 
@@ -136,7 +137,7 @@ def test_a_resumed_league_plays_what_an_uninterrupted_one_does(tmp_path: Path) -
     for stop_after in (7, 9, 6):
         store = open_store(event, folder, None)
         with pytest.raises(KeyboardInterrupt):
-            run(event, store, sandbox=None, executor=Shuffled(4, stop_after=stop_after))
+            play_store(event, store, sandbox=None, executor=Shuffled(4, stop_after=stop_after))
         store.close()
     assert snapshot(play(event, folder, Shuffled(2, order_seed=5))) == whole
 
@@ -154,7 +155,7 @@ def test_the_stop_rule_ends_a_league_deterministically(tmp_path: Path) -> None:
     other = play(event, tmp_path / "b", Shuffled(5, order_seed=2))
     assert snapshot(other) == snapshot(store)
     # Rerun as it is: nothing more. With a stricter rule the league goes on.
-    assert run(event, store, sandbox=None, executor=Shuffled(1)).played == 0
+    assert play_store(event, store, sandbox=None, executor=Shuffled(1)).played == 0
     store.close()
     stricter = tournament(8, schedule="sampled", rounds=40, stop=StopRule(2, 0.99))
     store = play(stricter, tmp_path / "a", Shuffled(1))
@@ -386,7 +387,7 @@ def test_a_large_round_is_stored_a_chunk_at_a_time_and_resumes_mid_round(
     whole = snapshot(play(event, tmp_path / "whole", Shuffled(8, order_seed=2)))
     store = open_store(event, tmp_path / "cut", None)
     with pytest.raises(KeyboardInterrupt):
-        run(event, store, sandbox=None, executor=Shuffled(8, order_seed=5, stop_after=350))
+        play_store(event, store, sandbox=None, executor=Shuffled(8, order_seed=5, stop_after=350))
     assert store.rounds() == [(1, 0, 1199)]
     assert 350 <= store.total() <= 350 + 8 + 100, "stored: what was handed out and one chunk"
     store.close()

@@ -1,5 +1,13 @@
 """Running an event: its scheduled games, played by an executor, into its store.
 
+:func:`run` is the library's one entry that runs an event, for the command
+line and the competition server alike: it chooses where the games are
+played (this machine or a Dask cluster), opens the results folder, plays,
+and tells an :class:`Observer` what happens; it raises the domain errors
+(:class:`~arena.errors.ArenaError`) and lets a stop (Ctrl-C, SIGTERM, SIGHUP:
+a KeyboardInterrupt) through once every finished game is saved.
+:func:`play` is its loop, for a store already open.
+
 The coordinator (this process) alone writes ``results.sqlite``; games are
 played by an executor's workers (:mod:`arena.execute`). A bot that fails its
 handshake three games in a row is disabled: its remaining games are played
@@ -8,11 +16,13 @@ with its seat forfeited (faulted from the start, played on by the fallback).
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.bots.fingerprint import files_hash
 from arena.bots.sandbox import Capabilities
@@ -25,6 +35,10 @@ from arena.results.games import ScheduledGame
 from arena.results.ratings import Environment
 from arena.results.replays import sweep_partials
 from arena.results.store import BotRecord, Finished, Store, base_name
+from arena.signals import Stopped, stop_like_ctrl_c
+
+if TYPE_CHECKING:
+    from arena.execute.cluster import DaskExecutor
 
 #: Handshake failures in a row after which a bot is disabled.
 DISABLE_AFTER = 3
@@ -78,7 +92,7 @@ def open_store(
     )
 
 
-def run(
+def play(
     event: Event,
     store: Store,
     *,
@@ -185,3 +199,131 @@ def _disable(
             disabled[bot] = f"failed to start {DISABLE_AFTER} games in a row"
             newly.append(bot)
     return newly
+
+
+class Observer:
+    """What a run tells whoever watches it: the terminal's progress bar, the server's ladder.
+
+    Each method does nothing here; an observer overrides those it shows.
+    """
+
+    def connected(self, address: str, workers: int, threads: int) -> None:
+        """A Dask cluster is checked and ready: its address, workers and threads."""
+
+    def opened(self, store: Store) -> None:
+        """The results store is open (new, or checked and resumed); no game is played yet."""
+
+    def progress(self, done: int, total: int, seconds: float) -> None:
+        """``done`` of ``total`` games are finished, ``seconds`` into this run (called at
+        most every :data:`PROGRESS_S` seconds, and after the last game)."""
+
+    def notice(self, text: str) -> None:
+        """Something the user should know (jobs capped, a bot disabled)."""
+
+    def stopped(self, store: Store, how: str) -> None:
+        """A stop signal ended the run (``how``: "Interrupted", "Stopped by SIGTERM"); the
+        store is still open, every finished game saved; the KeyboardInterrupt follows."""
+
+    def finished(self, store: Store, outcome: Outcome) -> None:
+        """The run is over (every game played, or a stop rule held); the store is open."""
+
+
+class Unfinished(ArenaError):
+    """An error stopped a run: what it was, and what the folder kept."""
+
+    def __init__(self, error: ArenaError, done: int, total: int, folder: Path) -> None:
+        super().__init__(
+            f"{error} ({done} of {total} games are saved in {folder}; rerun the command to resume)"
+        )
+        self.error = error
+
+
+def stopped_by(interrupt: KeyboardInterrupt) -> str:
+    """How a run was stopped, for people: "Interrupted" (Ctrl-C) or "Stopped by SIGTERM"."""
+    return f"Stopped by {interrupt}" if isinstance(interrupt, Stopped) else "Interrupted"
+
+
+def run(
+    event: Event,
+    folder: Path,
+    *,
+    sandbox: Capabilities | None,
+    required: Sequence[str] = (),
+    observer: Observer | None = None,
+    jobs: int = 1,
+    pin: bool = True,
+    dask: str | None = None,
+    executor: Executor | None = None,
+) -> Outcome:
+    """Play ``event``'s games into ``folder``: the one way an event is run.
+
+    The games are played by ``executor``, or else on the Dask cluster at
+    ``dask`` (``local:N`` starts one here), or else on this machine by
+    ``jobs`` workers (pinned to CPUs of their own when ``pin``). The bots
+    must be built already. In the main thread SIGTERM and SIGHUP stop the
+    run as Ctrl-C does.
+
+    Raises:
+        KeyboardInterrupt: a stop; where the store was open, every finished
+            game is saved and ``observer.stopped`` was told first.
+        BotDisabled: a bot that cannot start stopped an event that needs
+            every bot.
+        Unfinished: any other domain error once games may have been played,
+            naming what the folder kept.
+        ArenaError: before any game (a folder of another event, a cluster that
+            cannot play the bots, Dask not installed).
+    """
+    observer = observer or Observer()
+    with ExitStack() as stack:
+        if threading.current_thread() is threading.main_thread():
+            stack.enter_context(stop_like_ctrl_c())
+        layers = None
+        if executor is None and dask:
+            cluster = stack.enter_context(closing(connect(dask, observer.notice)))
+            layers = cluster.check(Setup.of(event, sandbox, folder, required), pin=pin)
+            threads = sum(worker.nthreads for worker in cluster.workers.values())
+            observer.connected(cluster.address, len(cluster.workers), threads)
+            executor = cluster
+        # A resume checks the whole file first, which takes a while on a large one.
+        store = stack.enter_context(closing(open_store(event, folder, sandbox, layers=layers)))
+        observer.opened(store)
+        try:
+            outcome = play(
+                event,
+                store,
+                jobs=jobs,
+                pin=pin,
+                sandbox=sandbox,
+                progress=observer.progress,
+                notice=observer.notice,
+                executor=executor,
+                required=required,
+            )
+        except KeyboardInterrupt as interrupt:
+            observer.stopped(store, stopped_by(interrupt))
+            raise
+        except BotDisabled:  # a rerun would stop again: no word of resuming
+            raise
+        except ArenaError as error:
+            raise Unfinished(error, store.done(), store.total(), folder) from None
+        observer.finished(store, outcome)
+    return outcome
+
+
+def connect(address: str, notice: Callable[[str], None]) -> DaskExecutor:
+    """A connection to the Dask cluster at ``address`` (``local:N`` starts one here).
+
+    Raises:
+        ArenaError: when Dask is not installed or the cluster cannot be reached.
+    """
+    try:
+        # Dask is an optional extra, and costs 0.3 s to import: only a cluster loads it.
+        from arena.execute import cluster  # noqa: PLC0415
+    except ModuleNotFoundError as error:
+        if error.name not in ("distributed", "dask"):
+            raise
+        raise ArenaError(
+            "--dask needs Dask distributed, an optional extra: pip install 'arena[dask]' "
+            "(in a checkout of arena: pip install '.[dask]')"
+        ) from None
+    return cluster.connect(address, notice=notice)
