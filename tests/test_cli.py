@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -65,3 +66,20 @@ def test_python_dash_m_arena_runs_the_cli() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("seed 1:")
+
+
+def test_replay_of_a_folder_says_which_game_to_choose(tmp_path: Path) -> None:
+    folder = tmp_path / "replays"
+    folder.mkdir()
+    for game in ("d1-r0", "d1-r1"):
+        (folder / f"{game}.jsonl").write_text("")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    runner = CliRunner()
+    for args, line in (
+        ([str(tmp_path)], f"{folder} holds 2 replays: choose one with --game, e.g. --game d1-r0"),
+        ([str(tmp_path), "--game", "d9-r0"], f"no replay of game 'd9-r0' in {folder}"),
+        ([str(empty)], f"no replay (.jsonl) in {empty}"),
+    ):
+        result = runner.invoke(main, ["replay", *args])
+        assert (result.exit_code, result.output) == (1, f"Error: {line}\n")

@@ -1,0 +1,140 @@
+"""Commands about one bot: ``sandbox``, ``check-bot``, ``new-bot``, ``config-schema``."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import click
+
+from arena.bots.sandbox import PROTECTIONS, detect
+from arena.bots.selftest import ATTACKS, run_attacks
+from arena.bots.spec import build_bot, parse_bots
+from arena.checkbot import check_bot
+from arena.cli.common import (
+    command,
+    limit_options,
+)
+from arena.newbot import new_bot
+from arena.protocol import Limits
+from arena.tournament.config_schema import config_schema
+
+
+@command()
+@click.option(
+    "--attack",
+    "attacks",
+    multiple=True,
+    type=click.Choice([name for name, _ in ATTACKS]),
+    help="Run only this attack (repeatable).",
+)
+@click.option("--no-sandbox", is_flag=True, help="Run the probes unconfined, to see them escape.")
+def sandbox(attacks: Sequence[str], no_sandbox: bool) -> None:
+    """Show the sandbox layers this machine offers, and attack them.
+
+    Hostile probe bots try to reach the network, write outside their scratch
+    folder, read /etc/shadow, fork-bomb, allocate 4 GiB, leave an orphan
+    process and signal the referee; each attack is observed from outside.
+    Exit status 1 if any attack is not contained.
+
+    \b
+    Example:
+        arena sandbox --attack net --attack write
+    """
+    capabilities = None if no_sandbox else detect()
+    if capabilities is None:
+        click.echo("Sandbox: off (--no-sandbox): bots get only their own process group.")
+    else:
+        click.echo(f"Host: {capabilities.host}")
+        click.echo(f"Sandbox layers: {', '.join(capabilities.layers)}")
+        for name in PROTECTIONS:
+            state = "available" if capabilities.provides(name) else "NOT available"
+            click.echo(f"  {name:<10} {state}")
+        for note in capabilities.notes:
+            click.echo(f"  note: {note}")
+    click.echo("Self-test (hostile probe bots):")
+    escaped = 0
+    for outcome in run_attacks(capabilities, tuple(attacks) or None):
+        mark = "contained    " if outcome.contained else "NOT contained"
+        escaped += not outcome.contained
+        click.echo(f"  {mark}  {outcome.description}  ({outcome.evidence})")
+    if escaped:
+        click.echo(f"{escaped} attacks were not contained")
+        sys.exit(1)
+    click.echo("every attack was contained")
+
+
+@command("check-bot")
+@click.argument("bot")
+@click.option(
+    "--games",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="Games in a row for the endurance check.",
+)
+@limit_options
+def check_bot_command(bot: str, games: int, move_ms: int, bank_ms: int, startup_ms: int) -> None:
+    """Check that a bot follows protocol v1; exit status 1 if any check fails.
+
+    The bot plays as seat 0 against in-process random players under every
+    rule option, including deals that make it a dog, a blind dog and a
+    face-up dog, and a no_picture declaration.
+
+    \b
+    Example:
+        arena check-bot sample_bots/python/random_bot.py
+    """
+    [spec] = parse_bots([bot])
+    build_bot(spec)
+    limits = Limits(startup_ms=startup_ms, move_ms=move_ms, bank_ms=bank_ms)
+    click.echo(f"Checking {spec.name}: {spec.command}")
+    failed = 0
+    for check in check_bot(spec, limits, games=games):
+        mark = "PASS" if check.passed else "FAIL"
+        failed += not check.passed
+        click.echo(f"  {mark}  {check.name}" + (f"  ({check.detail})" if check.detail else ""))
+    click.echo(f"{spec.name}: {'all checks passed' if not failed else f'{failed} checks failed'}")
+    if failed:
+        sys.exit(1)
+
+
+@command("new-bot")
+@click.argument("language", metavar="LANG")
+@click.argument("folder", metavar="[DIR]", required=False, type=click.Path(path_type=Path))
+@click.option("--name", help="The bot's name (default: the folder's name).")
+def new_bot_command(language: str, folder: Path | None, name: str | None) -> None:
+    """Start a bot from a starter kit: LANG is one of cpp, go, java, rust, typescript.
+
+    Copies the kit to DIR (default: LANG-bot), a new or empty folder, with the
+    bot's name filled in: its bot.toml, and the crate, Maven artifact, Go
+    module, CMake project or npm package of the language. The kit plays a
+    sensible greedy game already; write your strategy in the place its
+    README names.
+
+    \b
+    Example:
+        arena new-bot rust mybot && arena check-bot mybot
+    """
+    target = folder if folder is not None else Path(f"{language}-bot")
+    bot = new_bot(language, target, name)
+    click.echo(f"{target}: the {language} kit as bot {bot!r}; next:")
+    click.echo(f"  arena check-bot {shlex.quote(str(target))}   # builds it, checks it plays")
+    click.echo(f"  (the strategy: see {shlex.quote(str(target / 'README.md'))})")
+
+
+@command("config-schema")
+def config_schema_command() -> None:
+    """Print the JSON Schema of tournament config files.
+
+    Save it and name it on a config's first line, and TOML editors (Taplo,
+    Even Better TOML) complete and check the file as you type:
+
+    \b
+        arena config-schema > tournament.schema.json
+        #:schema ./tournament.schema.json      (first line of club.toml)
+    """
+    click.echo(json.dumps(config_schema(), indent=2))

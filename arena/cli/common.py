@@ -1,0 +1,102 @@
+"""What the commands share: one-line errors, the options of commands that run bots."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from arena.bots.sandbox import PROTECTIONS
+from arena.errors import ArenaError, UsageProblem
+from arena.game.rules import OPTION_NAMES
+from arena.protocol import Limits
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class ArenaCommand(click.Command):
+    """A command whose deliberate errors are one line: an :class:`ArenaError` becomes
+    ``Error: ...`` with exit status 1, a :class:`UsageProblem` a usage error (2), in this
+    one place rather than around each call."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except UsageProblem as error:
+            raise click.UsageError(str(error), ctx) from None
+        except ArenaError as error:
+            raise click.ClickException(str(error)) from None
+
+
+def command(name: str | None = None) -> Callable[[Callable[..., Any]], click.Command]:
+    """A command of ``arena`` whose errors are translated (:class:`ArenaCommand`)."""
+    return click.command(name, cls=ArenaCommand)
+
+
+def limit_options(command: F) -> F:
+    """The time-limit options shared by commands that run bots."""
+    defaults = Limits()
+    for name, default, what in (
+        ("--startup-ms", defaults.startup_ms, "to answer hello"),
+        ("--bank-ms", defaults.bank_ms, "of extra time per game"),
+        ("--move-ms", defaults.move_ms, "per move"),
+    ):
+        command = click.option(
+            name,
+            type=click.IntRange(min=1),
+            default=default,
+            show_default=True,
+            help=f"Milliseconds {what}.",
+        )(command)
+    return command
+
+
+def sandbox_options(command: F) -> F:
+    """``--require``, ``--limit`` and ``--no-sandbox``, shared by commands that run bots."""
+    command = click.option(
+        "--limit",
+        "limits",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="A resource limit for every bot (repeatable), e.g. memory_mb=512; keys: "
+        "cpu_s, memory_mb, address_space_mb, processes, file_size_mb, open_files. "
+        "A bot's bot.toml [limits] wins over it.",
+    )(command)
+    command = click.option(
+        "--no-sandbox",
+        is_flag=True,
+        help="Run bots unconfined (their own process group and scratch folder only).",
+    )(command)
+    return click.option(
+        "--require",
+        "required",
+        default="",
+        metavar="LIST",
+        help=f"Refuse to start unless these protections are available: {','.join(PROTECTIONS)}.",
+    )(command)
+
+
+def resume_command(argv: Sequence[str] | None = None) -> str:
+    """The command line that resumes this run."""
+    return shlex.join(["arena", *(sys.argv[1:] if argv is None else argv)])
+
+
+def write_page(target: Path, text: str) -> None:
+    """Write an HTML page; a place that cannot be written is a one-line error."""
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise click.ClickException(f"cannot write {target}: {error.strerror}") from None
+
+
+rule_option = click.option(
+    "--rule",
+    "rules",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help=f"A rule option (repeatable), e.g. dog_life=none. Options: {', '.join(OPTION_NAMES)}.",
+)

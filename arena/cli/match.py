@@ -1,0 +1,191 @@
+"""``arena match``: is NEW better than BASE?"""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import click
+
+from arena.bots.spec import build_bot
+from arena.cli.common import (
+    command,
+    limit_options,
+    resume_command,
+    rule_option,
+    sandbox_options,
+)
+from arena.cli.running import ProgressBar, Terminal, play_event
+from arena.match.result import MatchTest, match_result
+from arena.match.schedule import DEAL_SETS_PER_ROUND
+from arena.match.settings import DEFAULT_MAX_GAMES, DEFAULT_PLAYERS, MatchFlags, resolve_match
+from arena.results.store import Store
+
+MATCH_FORMATS = ("table", "json")
+
+
+@command()
+@click.argument("new", metavar="NEW")
+@click.argument("base", metavar="BASE")
+@click.option(
+    "--field",
+    multiple=True,
+    metavar="BOT",
+    help="Opponents (repeatable): NEW and BASE each play the same deals against the same "
+    "opponents drawn from them, and each deal set's unit is the paired difference. "
+    "Without a field the opponents are copies of BASE.",
+)
+@click.option(
+    "--players", type=int, default=None, show_default=str(DEFAULT_PLAYERS), help="Seats (2..7)."
+)
+@click.option(
+    "--deals",
+    type=int,
+    default=None,
+    show_default=str(DEAL_SETS_PER_ROUND),
+    help="Deal sets a round: the test is checked after each round, and up to two rounds "
+    "play at once (more --jobs than 2x this many tables wait).",
+)
+@click.option("--sprt", is_flag=True, help="Stop as soon as the sequential test decides.")
+@click.option(
+    "--elo0", type=float, default=0.0, show_default=True, help="H0: NEW is this Elo better at most."
+)
+@click.option(
+    "--elo1",
+    type=float,
+    default=5.0,
+    show_default=True,
+    help="H1: NEW is this Elo better at least.",
+)
+@click.option(
+    "--alpha", type=float, default=0.05, show_default=True, help="The rate of H1 when H0 holds."
+)
+@click.option(
+    "--beta", type=float, default=0.05, show_default=True, help="The rate of H0 when H1 holds."
+)
+@click.option(
+    "--max-games",
+    type=click.IntRange(min=1),
+    default=None,
+    show_default=f"{DEFAULT_MAX_GAMES:,}",
+    help="The most games, rounded up to whole rounds; without --sprt, the games played. A "
+    "rerun with more goes on in the same folder.",
+)
+@click.option(
+    "--jobs", type=click.IntRange(min=1), default=None, show_default="1", help="Games at once."
+)
+@click.option("--pin/--no-pin", default=True, help="One CPU per worker (as for tournament).")
+@click.option(
+    "--dask", default=None, metavar="ADDRESS", help="Play on a Dask cluster (as for tournament)."
+)
+@click.option(
+    "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Match seed."
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),  # checked in one line by the match's settings
+    default=None,
+    show_default="results/match-NEW-vs-BASE",
+    help="Results folder.",
+)
+@rule_option
+@limit_options
+@sandbox_options
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(MATCH_FORMATS),
+    default="table",
+    show_default=True,
+    help="json: one stable object at the end.",
+)
+@click.option("--quiet", is_flag=True, help="No progress line.")
+def match(fmt: str, quiet: bool, **given: Any) -> None:
+    """Is NEW better than BASE? Duplicate deals, scored by place, with a sequential test.
+
+    Without --field, NEW plays every deal set in every seat against K-1
+    copies of BASE (K = --players); a deal set's unit is NEW's mean score
+    minus 1/2. With --field, NEW and BASE each play the same deal sets, seats
+    and opponents, and the unit is NEW's mean score minus BASE's. A game
+    scores (K - place) / (K - 1), tied places sharing their mean. Elo is the
+    logistic Elo of NEW's score s = 1/2 + mean unit: -400 log10(1/s - 1)
+    (for K = 2 without a field, chess's Elo). --sprt runs a GSPRT of elo0
+    against elo1 on the units (a normal approximation, like fastchess's
+    normalized model but in logistic Elo) and stops with H1 (NEW better), H0 (not better by the
+    margin) or inconclusive at --max-games. Ctrl-C prints the result so
+    far; rerunning the same command resumes.
+
+    \b
+    Example:
+        arena match v2=sample_bots/python/greedy_bot.py \\
+            v1=sample_bots/python/random_bot.py --sprt --jobs 2
+    """
+    settings = resolve_match(MatchFlags(**given))
+    event, design, folder = settings.event, settings.design, settings.folder
+    sandbox = settings.sandbox.capabilities()
+    for spec in settings.given:
+        build_bot(spec)
+    # The runner's own test reads rounds as they are rated; this one, for the progress
+    # line, reads them too as the bar moves (each round once, none after a verdict).
+    live = MatchTest(design, event.players)
+
+    def status(store: Store) -> str:
+        live.advance(store, store.rated_rounds())
+        lower, upper = live.sprt.bounds
+        return (
+            f"diff {live.running.mean:+.4f}, LLR {live.sprt.llr(live.running):.2f} "
+            f"[{lower:.2f}, {upper:.2f}]"
+        )
+
+    opened: list[Store] = []
+
+    def announce(store: Store) -> None:
+        opened.append(store)
+        if quiet:
+            return
+        count = len(design.opponents)
+        field = len(settings.given) - 2
+        against = f"a field of {field}" if design.paired else f"{count} x {design.base}"
+        click.echo(
+            f"Match {design.new} vs {design.base}: {event.players} seats, against {against}, "
+            f"{'SPRT' if design.sequential else 'fixed length'}, at most "
+            f"{event.plan().games:,} games ({store.done():,} done) -> {folder}",
+            err=fmt == "json",  # stdout holds the one JSON object
+        )
+
+    def show(store: Store) -> None:
+        made = store.guarded(partial(match_result, store, design, event.players))
+        if fmt == "json":
+            click.echo(json.dumps(made.to_dict()))
+        else:
+            click.echo("\n".join(made.lines()))
+
+    def stopped(store: Store, how: str) -> None:
+        show(store)
+        click.echo(
+            f"{how}: {store.done()} games are saved in {folder}. Resume with: {resume_command()}",
+            err=True,
+        )
+
+    bar = None
+    if not quiet:
+        bar = ProgressBar(lambda: status(opened[0]) if opened else "")
+    terminal = Terminal(
+        bar=bar,
+        announce=announce,
+        stopped=stopped,
+        done=lambda store, outcome: show(store),
+        dask=settings.dask is not None,
+    )
+    play_event(
+        event,
+        folder,
+        sandbox,
+        list(settings.sandbox.wanted),
+        jobs=settings.jobs,
+        pin=settings.pin,
+        dask=settings.dask,
+        terminal=terminal,
+    )

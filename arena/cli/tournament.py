@@ -1,0 +1,250 @@
+"""``arena tournament``: parse, resolve the settings, build, run, say how it went."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from arena.bots.spec import build_bot
+from arena.cli.common import (
+    command,
+    resume_command,
+    rule_option,
+    sandbox_options,
+)
+from arena.cli.running import Leader, ProgressBar, Terminal, play_event
+from arena.errors import ArenaError
+from arena.execute.local import DEFAULT_JOBS
+from arena.protocol import Limits
+from arena.results.store import Store
+from arena.tournament.config import DEFAULT_DEALS
+from arena.tournament.event import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_ROUNDS,
+    MAX_GAMES,
+    describe_plan,
+    settle,
+)
+from arena.tournament.schedule import SCHEDULES
+from arena.tournament.settings import Flags, Settings, resolve
+
+
+@command()
+@click.argument(
+    "config_file",
+    required=False,
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="[CONFIG.toml]",
+)
+@click.option("--bot", "bots", multiple=True, metavar="BOT", help="A bot (repeatable).")
+@click.option(
+    "--players",
+    type=click.IntRange(2, 7),
+    default=None,
+    show_default="4, or fewer bots",
+    help="Seats per table.",
+)
+@click.option(
+    "--deals",
+    type=click.IntRange(min=1),
+    default=None,
+    show_default=str(DEFAULT_DEALS),
+    help="Deal sets per table.",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    show_default=str(DEFAULT_JOBS),
+    help="Games at once (capped at the tables a round offers at once).",
+)
+@click.option(
+    "--pin/--no-pin",
+    default=None,
+    help="Run each game's referee and bots on a CPU of their own when --jobs <= CPUs "
+    "(default: on; they take turns, and one warm core serves them fastest).",
+)
+@click.option(
+    "--dask",
+    "dask",
+    default=None,
+    metavar="ADDRESS",
+    help="Play on a Dask cluster: its scheduler (tcp://HOST:8786), or local:N for N worker "
+    "processes here. Needs the dask extra.",
+)
+@click.option(
+    "--seed", type=click.IntRange(min=0), default=None, show_default="0", help="Tournament seed."
+)
+@click.option(
+    "--name",
+    default=None,
+    show_default="the config file's name, else tournament",
+    help="Tournament name (results/NAME): one folder name.",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    show_default="results/NAME",
+    help="Results folder.",
+)
+@click.option("--gauntlet", default=None, metavar="BOT", help="This bot sits at every table.")
+@click.option(
+    "--schedule",
+    type=click.Choice(SCHEDULES),
+    default=None,
+    show_default="round-robin",
+    help="Who meets whom: every table (round-robin), rounds of random tables "
+    "with few repeat meetings (sampled), or tables of adjacent standing (swiss).",
+)
+@click.option(
+    "--rounds",
+    type=click.IntRange(min=1),
+    default=None,
+    show_default=str(DEFAULT_ROUNDS),
+    help="sampled/swiss: the number of rounds in all; each bot "
+    "plays one table a round. A rerun with more rounds goes on in the same folder.",
+)
+@click.option(
+    "--stop-top",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="K",
+    help="sampled/swiss: stop early once the top K are likely in order (see --stop-confidence).",
+)
+@click.option(
+    "--stop-confidence",
+    type=click.FloatRange(0.5, 1.0, max_open=True),
+    default=None,
+    metavar="C",
+    help="With --stop-top: each adjacent pair of the top K (and the K-th with the next) "
+    "ordered with TrueSkill probability >= C.",
+    show_default=str(DEFAULT_CONFIDENCE),
+)
+@click.option(
+    "--update",
+    "updates",
+    multiple=True,
+    metavar="BOT",
+    help="sampled/swiss: BOT's files changed; its old version retires and the new one enters "
+    "as BOT@2 (then @3, ...) with a fresh rating (repeatable).",
+)
+@click.option("--dry-run", is_flag=True, help="Print the plan (games, games per bot) and exit.")
+@click.option(
+    "--max-games",
+    type=click.IntRange(min=1),
+    default=None,
+    show_default=f"{MAX_GAMES:,}",
+    help="Refuse a plan of more games.",
+)
+@rule_option
+@click.option(
+    "--move-ms",
+    type=click.IntRange(min=1),
+    default=None,
+    show_default=str(Limits().move_ms),
+    help="Milliseconds per move.",
+)
+@click.option(
+    "--bank-ms",
+    type=click.IntRange(min=1),
+    default=None,
+    show_default=str(Limits().bank_ms),
+    help="Extra ms per game.",
+)
+@click.option(
+    "--startup-ms",
+    type=click.IntRange(min=1),
+    default=None,
+    show_default=str(Limits().startup_ms),
+    help="ms to answer hello.",
+)
+@sandbox_options
+@click.option("--quiet", is_flag=True, help="No progress bar; only the summary line.")
+def tournament(dry_run: bool, quiet: bool, **given: Any) -> None:
+    """Play a tournament with duplicate deals, and rate the bots.
+
+    Each table plays --deals deal sets, each in every seat rotation. A
+    round-robin seats every set of --players bots; sampled and swiss play
+    --rounds rounds, each bot at one table a round. Results go to
+    results/NAME (or --out): results.sqlite, replays and bot logs. Rerunning
+    the same command resumes an unfinished folder. Flags override the config file.
+
+    \b
+    Example:
+        arena tournament --bot sample_bots/python/random_bot.py \\
+            --bot "js=node sample_bots/javascript/random_bot.js" \\
+            --bot sample_bots/c/random_bot --players 3 --deals 5 --jobs 2
+        arena tournament class.toml --schedule swiss --rounds 8 --dry-run
+    """
+    # Every other option is a field of Flags, under the same name.
+    settings: Settings = resolve(Flags(**given))
+    event, folder, label = settings.tournament, settings.folder, settings.label
+    if dry_run:  # the plan however large, and whether it would be refused; nothing built
+        refusals = []
+        try:
+            event = settle(event, folder, settings.updates)
+        except ArenaError as error:  # e.g. a bot changed (or is not built yet)
+            refusals.append(str(error))
+        click.echo(describe_plan(event, event.plan(), folder))
+        try:
+            event.check_size(settings.max_games)
+        except ArenaError as error:
+            refusals.append(str(error))
+        for refusal in refusals:
+            click.echo(f"  refused as it is: {refusal}")
+        return
+    plan = event.check_size(settings.max_games)
+    sandbox = settings.sandbox.capabilities()
+    for spec in event.bots:
+        build_bot(spec)
+    # After the build: a league knows a bot by the files it runs, build outputs included.
+    event = settle(event, folder, settings.updates)
+
+    opened: list[Store] = []
+
+    def announce(store: Store) -> None:
+        opened.append(store)
+        click.echo(
+            f"Tournament {label}: {len(settings.tournament.bots)} bots, "
+            f"{event.players} per table, "
+            f"{event.schedule}, {plan.games:,} games ({store.done():,} done) -> {folder}"
+        )
+
+    def stopped(store: Store, how: str) -> None:
+        click.echo(
+            f"{how}: {store.done()} of {store.total()} games are saved in "
+            f"{folder}. Resume with: {resume_command()}",
+            err=True,
+        )
+
+    terminal = Terminal(
+        bar=None if quiet else ProgressBar(Leader(opened)),
+        announce=None if quiet else announce,
+        stopped=stopped,
+        dask=settings.dask is not None,
+    )
+    outcome = play_event(
+        event,
+        folder,
+        sandbox,
+        list(settings.sandbox.wanted),
+        jobs=settings.jobs,
+        pin=settings.pin,
+        dask=settings.dask,
+        terminal=terminal,
+    )
+    rate = outcome.played / outcome.seconds if outcome.seconds > 0 else 0.0
+    if outcome.stopped:
+        click.echo(
+            f"Stopped early: after round {outcome.stopped['after_round']} the top "
+            f"{event.stop.top if event.stop else 0} were in order with probability >= "
+            f"{outcome.stopped['weakest']} (round {outcome.stopped['last_round']} was the last)."
+        )
+    click.echo(
+        f"Done: {outcome.done}/{outcome.total} games ({outcome.played} played now in "
+        f"{outcome.seconds:.1f} s, {rate:.1f} games/s, {outcome.starts} bot starts). "
+        f"Leaderboard: arena leaderboard {folder}"
+    )
