@@ -50,6 +50,26 @@ class Limits:
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"limit {name} must be a whole number of milliseconds >= 1")
 
+    @classmethod
+    def given(
+        cls,
+        *,
+        startup_ms: int | None = None,
+        move_ms: int | None = None,
+        bank_ms: int | None = None,
+    ) -> Limits:
+        """The limits given, and the defaults for those that are not (None).
+
+        Raises:
+            ValueError: for a limit below 1 ms.
+        """
+        defaults = cls()
+        return cls(
+            startup_ms=defaults.startup_ms if startup_ms is None else startup_ms,
+            move_ms=defaults.move_ms if move_ms is None else move_ms,
+            bank_ms=defaults.bank_ms if bank_ms is None else bank_ms,
+        )
+
     def to_dict(self) -> dict[str, int]:
         """The ``limits`` object of ``hello`` and of the replay header."""
         return {"startup_ms": self.startup_ms, "move_ms": self.move_ms, "bank_ms": self.bank_ms}

@@ -152,17 +152,13 @@ def test_a_bot_that_cannot_start_stops_the_match_in_one_line(tmp_path: Path) -> 
     ("args", "message"),
     [
         (["a=" + RANDOM, "a=" + RANDOM], "two bots are named 'a'"),
-        ([RANDOM, RANDOM, "--players", "8"], "--players takes 2..7, not 8"),
-        ([RANDOM, RANDOM, "--players", "1"], "--players takes 2..7, not 1"),
         ([RANDOM, RANDOM, "--elo0", "5", "--elo1", "5"], "elo0 (5) must be below elo1 (5)"),
         ([RANDOM, RANDOM, "--alpha", "0.5"], "alpha must be between 0 and 0.5"),
         ([RANDOM, RANDOM, "--beta", "0"], "beta must be between 0 and 0.5"),
-        ([RANDOM, RANDOM, "--deals", "0"], "--deals takes a number >= 1, not 0"),
         ([f"n={RANDOM}", f"b={RANDOM}", "--field", f"n={GREEDY}"], "two bots are named 'n'"),
         ([RANDOM, RANDOM, "--rule", "nope=1"], "nope"),
         ([RANDOM, RANDOM, "--elo0", "-200000"], "elo0 takes an Elo difference in -2000..2000"),
         ([RANDOM, RANDOM, "--elo1", "inf"], "elo1 takes an Elo difference in -2000..2000"),
-        ([RANDOM, RANDOM, "--jobs", "2", "--dask", "local:2"], "--jobs and --dask exclude"),
     ],
 )
 def test_bad_input_is_one_line(tmp_path: Path, args: list[str], message: str) -> None:
@@ -170,6 +166,28 @@ def test_bad_input_is_one_line(tmp_path: Path, args: list[str], message: str) ->
     assert code == 1, output
     assert output.count("\n") == 1 and output.startswith("Error: ") and message in output
     assert not (tmp_path / "m").exists(), "nothing is written"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "8"], "Invalid value for '--players': 8 is not in the range 2<=x<=7."),
+        (["--players", "1"], "Invalid value for '--players': 1 is not in the range 2<=x<=7."),
+        (["--deals", "0"], "Invalid value for '--deals': 0 is not in the range x>=1."),
+        (["--jobs", "2", "--dask", "local:2"], "--jobs and --dask exclude each other"),
+    ],
+)
+def test_a_flag_out_of_range_is_a_usage_error_as_in_a_tournament(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    for command in (
+        ["match", RANDOM, C_RANDOM],
+        ["tournament", "--bot", RANDOM, "--bot", C_RANDOM],
+    ):
+        code, output = run_cli(*command, *args, "--out", str(tmp_path / "m"))
+        assert code == 2, output
+        assert output.startswith("Usage: ") and f"Error: {message}" in output, output
+        assert not (tmp_path / "m").exists(), "nothing is written"
 
 
 def test_a_folder_of_another_match_is_refused_and_kept(tmp_path: Path) -> None:

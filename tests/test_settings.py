@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -14,6 +15,7 @@ from arena.cli import main
 from arena.errors import RuleError, UsageProblem
 from arena.execute.local import DEFAULT_JOBS
 from arena.game.rules import Rules, rules_from
+from arena.match.settings import MatchFlags, resolve_match
 from arena.protocol import Limits
 from arena.tournament.config import DEFAULT_DEALS
 from arena.tournament.event import DEFAULT_CONFIDENCE, MAX_GAMES
@@ -79,7 +81,12 @@ def test_the_config_file_decides_where_no_flag_is_given(config: Path) -> None:
     assert (event.gauntlet, event.schedule, event.rounds) == ("a", "sampled", 6)
     assert event.stop is not None and (event.stop.top, event.stop.confidence) == (2, 0.9)
     assert (settings.label, settings.folder) == ("club", Path("results/club"))
-    assert (settings.max_games, settings.jobs, settings.pin, settings.dask) == (
+    assert (
+        settings.max_games,
+        settings.running.jobs,
+        settings.running.pin,
+        settings.running.dask,
+    ) == (
         5000,
         2,
         False,
@@ -120,7 +127,7 @@ def test_each_flag_wins_over_the_config_file(config: Path, tmp_path: Path) -> No
     assert (event.gauntlet, event.schedule, event.rounds) == ("x", "swiss", 9)
     assert event.stop is not None and (event.stop.top, event.stop.confidence) == (1, 0.6)
     assert (settings.label, settings.folder) == ("other", tmp_path / "elsewhere")
-    assert (settings.max_games, settings.jobs, settings.pin) == (10, 1, True)
+    assert (settings.max_games, settings.running.jobs, settings.running.pin) == (10, 1, True)
 
 
 def test_the_defaults_where_neither_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -137,7 +144,11 @@ def test_the_defaults_where_neither_says(tmp_path: Path, monkeypatch: pytest.Mon
     )
     assert event.stop is not None and event.stop.confidence == DEFAULT_CONFIDENCE
     assert (settings.label, settings.folder) == ("tournament", Path("results/tournament"))
-    assert (settings.max_games, settings.jobs, settings.pin) == (MAX_GAMES, DEFAULT_JOBS, True)
+    assert (settings.max_games, settings.running.jobs, settings.running.pin) == (
+        MAX_GAMES,
+        DEFAULT_JOBS,
+        True,
+    )
     assert resolve(Flags(bots=tuple(f"b{i}={C_BOT}" for i in range(6)))).tournament.players == 4
 
 
@@ -145,9 +156,11 @@ def test_a_cluster_in_the_config_file_gives_way_to_jobs_on_the_command_line(
     config: Path,
 ) -> None:
     config.write_text('dask = "local:2"\n' + FULL_CONFIG, encoding="utf-8")
-    assert resolve(Flags(config_file=config)).dask == "local:2"
-    assert resolve(Flags(config_file=config, jobs=2)).dask is None
-    assert resolve(Flags(config_file=config, dask="tcp://head:8786")).dask == "tcp://head:8786"
+    assert resolve(Flags(config_file=config)).running.dask == "local:2"
+    assert resolve(Flags(config_file=config, jobs=2)).running.dask is None
+    assert (
+        resolve(Flags(config_file=config, dask="tcp://head:8786")).running.dask == "tcp://head:8786"
+    )
 
 
 @pytest.mark.parametrize(
@@ -230,3 +243,26 @@ def test_a_players_rule_that_would_be_overruled_is_one_line(
     [line] = result.stderr.strip().splitlines()
     assert line.startswith("Error: --rule players=")
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        {},
+        {"jobs": 3, "pin": False, "seed": 9, "move_ms": 50, "limits": ("memory_mb=256",)},
+        {"dask": "local:2", "bank_ms": 7, "startup_ms": 900, "no_sandbox": True},
+    ],
+)
+def test_the_run_settings_mean_the_same_in_a_tournament_and_a_match(given: dict[str, Any]) -> None:
+    """One resolver: the same flags give a tournament and a match the same limits, resources,
+    sandbox request, jobs, pin, cluster and seed (defaults included)."""
+    tournament = resolve(Flags(bots=(f"a={C_BOT}", f"b={C_BOT}"), **given))
+    match = resolve_match(MatchFlags(new=f"a={C_BOT}", base=f"b={C_BOT}", **given))
+    assert tournament.running == match.running
+    assert (tournament.tournament.limits, tournament.tournament.resources) == (
+        match.event.limits,
+        match.event.resources,
+    )
+    assert tournament.tournament.seed == match.event.seed == given.get("seed", 0)
+    assert tournament.running.pin is given.get("pin", True)
+    assert tournament.running.jobs == given.get("jobs", DEFAULT_JOBS)

@@ -77,7 +77,9 @@ def sandbox(attacks: Sequence[str], no_sandbox: bool) -> None:
     help="Games in a row for the endurance check.",
 )
 @limit_options
-def check_bot_command(bot: str, games: int, move_ms: int, bank_ms: int, startup_ms: int) -> None:
+def check_bot_command(
+    bot: str, games: int, move_ms: int | None, bank_ms: int | None, startup_ms: int | None
+) -> None:
     """Check that a bot follows protocol v1; exit status 1 if any check fails.
 
     The bot plays as seat 0 against in-process random players under every
@@ -90,7 +92,7 @@ def check_bot_command(bot: str, games: int, move_ms: int, bank_ms: int, startup_
     """
     [spec] = parse_bots([bot])
     build_bot(spec)
-    limits = Limits(startup_ms=startup_ms, move_ms=move_ms, bank_ms=bank_ms)
+    limits = Limits.given(startup_ms=startup_ms, move_ms=move_ms, bank_ms=bank_ms)
     click.echo(f"Checking {spec.name}: {spec.command}")
     failed = 0
     for check in check_bot(spec, limits, games=games):

@@ -12,6 +12,7 @@ import click
 
 from arena.bots.sandbox import PROTECTIONS
 from arena.errors import ArenaError, UsageProblem
+from arena.execute.local import DEFAULT_JOBS
 from arena.game.rules import OPTION_NAMES
 from arena.protocol import Limits
 
@@ -38,7 +39,8 @@ def command(name: str | None = None) -> Callable[[Callable[..., Any]], click.Com
 
 
 def limit_options(command: F) -> F:
-    """The time-limit options shared by commands that run bots."""
+    """The time-limit options shared by commands that run bots (None: not given, so a
+    config file or the default decides)."""
     defaults = Limits()
     for name, default, what in (
         ("--startup-ms", defaults.startup_ms, "to answer hello"),
@@ -48,11 +50,60 @@ def limit_options(command: F) -> F:
         command = click.option(
             name,
             type=click.IntRange(min=1),
-            default=default,
-            show_default=True,
+            default=None,
+            show_default=str(default),
             help=f"Milliseconds {what}.",
         )(command)
     return command
+
+
+def players_option(show_default: str) -> Callable[[F], F]:
+    """``--players``, a usage error out of 2..7 (the same value in a config file is a
+    domain error, said by the library)."""
+    return click.option(
+        "--players",
+        type=click.IntRange(2, 7),
+        default=None,
+        show_default=show_default,
+        help="Seats per table.",
+    )
+
+
+def run_options(what: str) -> Callable[[F], F]:
+    """``--jobs``, ``--pin/--no-pin``, ``--dask`` and ``--seed``: where an event's games
+    play, the same in every command that runs one (``what``: "Tournament", "Match")."""
+
+    def add(command: F) -> F:
+        command = click.option(
+            "--seed",
+            type=click.IntRange(min=0),
+            default=None,
+            show_default="0",
+            help=f"{what} seed.",
+        )(command)
+        command = click.option(
+            "--dask",
+            "dask",
+            default=None,
+            metavar="ADDRESS",
+            help="Play on a Dask cluster: its scheduler (tcp://HOST:8786), or local:N for N "
+            "worker processes here. Needs the dask extra.",
+        )(command)
+        command = click.option(
+            "--pin/--no-pin",
+            default=None,
+            help="Run each game's referee and bots on a CPU of their own when --jobs <= CPUs "
+            "(default: on; they take turns, and one warm core serves them fastest).",
+        )(command)
+        return click.option(
+            "--jobs",
+            type=click.IntRange(min=1),
+            default=None,
+            show_default=str(DEFAULT_JOBS),
+            help="Games at once (capped at the tables a round offers at once).",
+        )(command)
+
+    return add
 
 
 def sandbox_options(command: F) -> F:

@@ -13,8 +13,10 @@ from arena.bots.spec import build_bot
 from arena.cli.common import (
     command,
     limit_options,
+    players_option,
     resume_command,
     rule_option,
+    run_options,
     sandbox_options,
 )
 from arena.cli.running import ProgressBar, Terminal, play_event
@@ -37,16 +39,15 @@ MATCH_FORMATS = ("table", "json")
     "opponents drawn from them, and each deal set's unit is the paired difference. "
     "Without a field the opponents are copies of BASE.",
 )
-@click.option(
-    "--players", type=int, default=None, show_default=str(DEFAULT_PLAYERS), help="Seats (2..7)."
-)
+@players_option(str(DEFAULT_PLAYERS))
 @click.option(
     "--deals",
-    type=int,
+    type=click.IntRange(min=1),
     default=None,
     show_default=str(DEAL_SETS_PER_ROUND),
-    help="Deal sets a round: the test is checked after each round, and up to two rounds "
-    "play at once (more --jobs than 2x this many tables wait).",
+    help="Deal sets a round (arena tournament's --deals counts deal sets per table): the "
+    "test is checked after each round, and up to two rounds play at once (more --jobs than "
+    "2x this many tables wait).",
 )
 @click.option("--sprt", is_flag=True, help="Stop as soon as the sequential test decides.")
 @click.option(
@@ -70,19 +71,11 @@ MATCH_FORMATS = ("table", "json")
     type=click.IntRange(min=1),
     default=None,
     show_default=f"{DEFAULT_MAX_GAMES:,}",
-    help="The most games, rounded up to whole rounds; without --sprt, the games played. A "
-    "rerun with more goes on in the same folder.",
+    help="The most games, rounded up to whole rounds; without --sprt, the games played (arena "
+    "tournament's --max-games refuses a larger plan). A rerun with more goes on in the same "
+    "folder.",
 )
-@click.option(
-    "--jobs", type=click.IntRange(min=1), default=None, show_default="1", help="Games at once."
-)
-@click.option("--pin/--no-pin", default=True, help="One CPU per worker (as for tournament).")
-@click.option(
-    "--dask", default=None, metavar="ADDRESS", help="Play on a Dask cluster (as for tournament)."
-)
-@click.option(
-    "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Match seed."
-)
+@run_options("Match")
 @click.option(
     "--out",
     type=click.Path(path_type=Path),  # checked in one line by the match's settings
@@ -124,7 +117,7 @@ def match(fmt: str, quiet: bool, **given: Any) -> None:
     """
     settings = resolve_match(MatchFlags(**given))
     event, design, folder = settings.event, settings.design, settings.folder
-    sandbox = settings.sandbox.capabilities()
+    sandbox = settings.running.sandbox.capabilities()
     for spec in settings.given:
         build_bot(spec)
     # The runner's own test reads rounds as they are rated; this one, for the progress
@@ -177,15 +170,6 @@ def match(fmt: str, quiet: bool, **given: Any) -> None:
         announce=announce,
         stopped=stopped,
         done=lambda store, outcome: show(store),
-        dask=settings.dask is not None,
+        dask=settings.running.dask is not None,
     )
-    play_event(
-        event,
-        folder,
-        sandbox,
-        list(settings.sandbox.wanted),
-        jobs=settings.jobs,
-        pin=settings.pin,
-        dask=settings.dask,
-        terminal=terminal,
-    )
+    play_event(event, folder, settings.running, sandbox, terminal)

@@ -122,9 +122,9 @@ def play(
     replay_path: Path | None,
     log_dir: Path | None,
     rules: Sequence[str],
-    move_ms: int,
-    bank_ms: int,
-    startup_ms: int,
+    move_ms: int | None,
+    bank_ms: int | None,
+    startup_ms: int | None,
     required: str,
     no_sandbox: bool,
     limits: Sequence[str],
@@ -157,7 +157,7 @@ def play(
     specs = [seat for seat in seats if isinstance(seat, BotSpec)]
     game_seats = "the number of players is the number of bots given"
     game_rules = rules_from(rules, players=len(seats), seats=game_seats)
-    timing = Limits(startup_ms=startup_ms, move_ms=move_ms, bank_ms=bank_ms)
+    timing = Limits.given(startup_ms=startup_ms, move_ms=move_ms, bank_ms=bank_ms)
     request = SandboxRequest.parse(required, no_sandbox, limits)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)

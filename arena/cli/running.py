@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Never
 
@@ -14,6 +14,7 @@ from tqdm import tqdm
 from arena.bots.sandbox import Capabilities
 from arena.events.event import Event
 from arena.events.run import Observer, Outcome, run, stopped_by
+from arena.events.settings import Running
 from arena.results.store import Store
 from arena.signals import exit_status
 
@@ -79,26 +80,23 @@ class Terminal(Observer):
 def play_event(
     event: Event,
     folder: Path,
+    running: Running,
     sandbox: Capabilities | None,
-    wanted: Sequence[str],
-    *,
-    jobs: int,
-    pin: bool,
-    dask: str | None,
     terminal: Terminal,
 ) -> Outcome:
-    """Run ``event`` into ``folder`` (:func:`arena.events.run.run`); a stop signal exits
-    with its status (130 for Ctrl-C) once ``terminal`` has said what was kept."""
+    """Run ``event`` into ``folder`` (:func:`arena.events.run.run`) as ``running`` says, its
+    bots confined in ``sandbox``; a stop signal exits with its status (130 for Ctrl-C) once
+    ``terminal`` has said what was kept."""
     try:
         return run(
             event,
             folder,
             sandbox=sandbox,
-            required=wanted,
+            required=running.sandbox.wanted,
             observer=terminal,
-            jobs=jobs,
-            pin=pin,
-            dask=dask,
+            jobs=running.jobs,
+            pin=running.pin,
+            dask=running.dask,
         )
     except KeyboardInterrupt as interrupt:
         if terminal.store is None:

@@ -10,14 +10,15 @@ import click
 from arena.bots.spec import build_bot
 from arena.cli.common import (
     command,
+    limit_options,
+    players_option,
     resume_command,
     rule_option,
+    run_options,
     sandbox_options,
 )
 from arena.cli.running import Leader, ProgressBar, Terminal, play_event
 from arena.errors import ArenaError
-from arena.execute.local import DEFAULT_JOBS
-from arena.protocol import Limits
 from arena.results.store import Store
 from arena.tournament.config import DEFAULT_DEALS
 from arena.tournament.event import (
@@ -39,44 +40,16 @@ from arena.tournament.settings import Flags, Settings, resolve
     metavar="[CONFIG.toml]",
 )
 @click.option("--bot", "bots", multiple=True, metavar="BOT", help="A bot (repeatable).")
-@click.option(
-    "--players",
-    type=click.IntRange(2, 7),
-    default=None,
-    show_default="4, or fewer bots",
-    help="Seats per table.",
-)
+@players_option("4, or fewer bots")
 @click.option(
     "--deals",
     type=click.IntRange(min=1),
     default=None,
     show_default=str(DEFAULT_DEALS),
-    help="Deal sets per table.",
+    help="Deal sets per table, each played in every seat rotation (arena match's --deals "
+    "counts deal sets a round).",
 )
-@click.option(
-    "--jobs",
-    type=click.IntRange(min=1),
-    default=None,
-    show_default=str(DEFAULT_JOBS),
-    help="Games at once (capped at the tables a round offers at once).",
-)
-@click.option(
-    "--pin/--no-pin",
-    default=None,
-    help="Run each game's referee and bots on a CPU of their own when --jobs <= CPUs "
-    "(default: on; they take turns, and one warm core serves them fastest).",
-)
-@click.option(
-    "--dask",
-    "dask",
-    default=None,
-    metavar="ADDRESS",
-    help="Play on a Dask cluster: its scheduler (tcp://HOST:8786), or local:N for N worker "
-    "processes here. Needs the dask extra.",
-)
-@click.option(
-    "--seed", type=click.IntRange(min=0), default=None, show_default="0", help="Tournament seed."
-)
+@run_options("Tournament")
 @click.option(
     "--name",
     default=None,
@@ -137,30 +110,10 @@ from arena.tournament.settings import Flags, Settings, resolve
     type=click.IntRange(min=1),
     default=None,
     show_default=f"{MAX_GAMES:,}",
-    help="Refuse a plan of more games.",
+    help="Refuse a plan of more games (arena match's --max-games is the most it plays).",
 )
 @rule_option
-@click.option(
-    "--move-ms",
-    type=click.IntRange(min=1),
-    default=None,
-    show_default=str(Limits().move_ms),
-    help="Milliseconds per move.",
-)
-@click.option(
-    "--bank-ms",
-    type=click.IntRange(min=1),
-    default=None,
-    show_default=str(Limits().bank_ms),
-    help="Extra ms per game.",
-)
-@click.option(
-    "--startup-ms",
-    type=click.IntRange(min=1),
-    default=None,
-    show_default=str(Limits().startup_ms),
-    help="ms to answer hello.",
-)
+@limit_options
 @sandbox_options
 @click.option("--quiet", is_flag=True, help="No progress bar; only the summary line.")
 def tournament(dry_run: bool, quiet: bool, **given: Any) -> None:
@@ -197,7 +150,7 @@ def tournament(dry_run: bool, quiet: bool, **given: Any) -> None:
             click.echo(f"  refused as it is: {refusal}")
         return
     plan = event.check_size(settings.max_games)
-    sandbox = settings.sandbox.capabilities()
+    sandbox = settings.running.sandbox.capabilities()
     for spec in event.bots:
         build_bot(spec)
     # After the build: a league knows a bot by the files it runs, build outputs included.
@@ -224,18 +177,9 @@ def tournament(dry_run: bool, quiet: bool, **given: Any) -> None:
         bar=None if quiet else ProgressBar(Leader(opened)),
         announce=None if quiet else announce,
         stopped=stopped,
-        dask=settings.dask is not None,
+        dask=settings.running.dask is not None,
     )
-    outcome = play_event(
-        event,
-        folder,
-        sandbox,
-        list(settings.sandbox.wanted),
-        jobs=settings.jobs,
-        pin=settings.pin,
-        dask=settings.dask,
-        terminal=terminal,
-    )
+    outcome = play_event(event, folder, settings.running, sandbox, terminal)
     rate = outcome.played / outcome.seconds if outcome.seconds > 0 else 0.0
     if outcome.stopped:
         click.echo(

@@ -12,16 +12,14 @@ import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from arena.bots.sandbox import ResourceLimits, SandboxRequest
 from arena.bots.spec import BotSpec, parse_bots
 from arena.errors import ArenaError
-from arena.execute.local import DEFAULT_JOBS
+from arena.events.settings import RunFlags, Running, resolve_running
 from arena.files import check_makeable
 from arena.game.rules import rules_from
 from arena.match.event import MatchEvent
 from arena.match.schedule import DEAL_SETS_PER_ROUND, MatchDesign, copies
 from arena.match.stats import Sprt
-from arena.protocol import Limits
 
 #: Games a match plays at most when --max-games does not say.
 DEFAULT_MAX_GAMES = 1000
@@ -33,8 +31,8 @@ class MatchError(ArenaError):
     """A match that cannot be played as asked."""
 
 
-@dataclass(frozen=True)
-class MatchFlags:
+@dataclass(frozen=True, kw_only=True)
+class MatchFlags(RunFlags):
     """What the command line said; ``None``: not given, so the default decides."""
 
     new: str
@@ -48,18 +46,8 @@ class MatchFlags:
     alpha: float = 0.05
     beta: float = 0.05
     max_games: int | None = None
-    jobs: int | None = None
-    pin: bool = True
-    dask: str | None = None
-    seed: int = 0
     out: Path | None = None
     rules: tuple[str, ...] = ()
-    move_ms: int | None = None
-    bank_ms: int | None = None
-    startup_ms: int | None = None
-    required: str = ""
-    no_sandbox: bool = False
-    limits: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -69,10 +57,8 @@ class MatchSettings:
     event: MatchEvent
     design: MatchDesign
     folder: Path
-    jobs: int
-    pin: bool
-    dask: str | None
-    sandbox: SandboxRequest
+    #: How the bots run and where the games play.
+    running: Running
     #: The specs to build: NEW, BASE and the field as given (the copies run the same files).
     given: tuple[BotSpec, ...]
 
@@ -85,8 +71,7 @@ def resolve_match(flags: MatchFlags) -> MatchSettings:
             a test that is no test (elo0 >= elo1, alpha or beta outside
             (0, 0.5)), or a bad bot, rule option, limit or results folder.
     """
-    if flags.dask and flags.jobs:
-        raise MatchError("--jobs and --dask exclude each other: a cluster has its own workers")
+    running = resolve_running(flags)
     players = DEFAULT_PLAYERS if flags.players is None else flags.players
     if not 2 <= players <= 7:
         raise MatchError(f"--players takes 2..7, not {players}")
@@ -114,26 +99,18 @@ def resolve_match(flags: MatchFlags) -> MatchSettings:
     design = replace(design, sprt=test, sequential=flags.sprt)
     max_games = DEFAULT_MAX_GAMES if flags.max_games is None else flags.max_games
     per_round = deals * design.tables_per_deal() * players
-    sandbox = SandboxRequest.parse(flags.required, flags.no_sandbox, flags.limits)
-    resources = dict(sandbox.resources)
-    ResourceLimits().merged(resources)
-    defaults = Limits()
     rules = rules_from(
         flags.rules, players=players, seats="seats per table are --players K (default 4)"
     )
     event = MatchEvent(
         bots=tuple(seated),
         players=players,
-        seed=flags.seed,
+        seed=running.seed,
         rules=rules,
-        limits=Limits(
-            startup_ms=flags.startup_ms or defaults.startup_ms,
-            move_ms=flags.move_ms or defaults.move_ms,
-            bank_ms=flags.bank_ms or defaults.bank_ms,
-        ),
+        limits=running.limits,
         design=design,
         rounds=max(1, math.ceil(max_games / per_round)),
-        resources=tuple(sorted(resources.items())),
+        resources=running.resources,
     )
     folder = flags.out or Path("results") / f"match-{new.name}-vs-{base.name}"
     check_makeable(folder, "results folder", folder=True)
@@ -141,10 +118,7 @@ def resolve_match(flags: MatchFlags) -> MatchSettings:
         event=event,
         design=design,
         folder=folder,
-        jobs=flags.jobs or DEFAULT_JOBS,
-        pin=flags.pin,
-        dask=flags.dask,
-        sandbox=sandbox,
+        running=running,
         given=(new, base, *field),
     )
 

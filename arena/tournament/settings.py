@@ -14,11 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from arena.bots.sandbox import ResourceLimits, SandboxRequest
 from arena.errors import UsageProblem
-from arena.execute.local import DEFAULT_JOBS
+from arena.events.settings import RunFlags, Running, resolve_running
 from arena.game.rules import rules_from
-from arena.protocol import Limits
 from arena.results.ratings import StopRule
 from arena.tournament.config import (
     DEFAULT_DEALS,
@@ -33,8 +31,8 @@ from arena.tournament.event import DEFAULT_CONFIDENCE, MAX_GAMES, TournamentEven
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class Flags:
+@dataclass(frozen=True, kw_only=True)
+class Flags(RunFlags):
     """What the command line said; ``None`` (or empty): not given, so the config file
     or the default decides."""
 
@@ -42,10 +40,6 @@ class Flags:
     bots: tuple[str, ...] = ()
     players: int | None = None
     deals: int | None = None
-    jobs: int | None = None
-    pin: bool | None = None
-    dask: str | None = None
-    seed: int | None = None
     name: str | None = None
     out: Path | None = None
     gauntlet: str | None = None
@@ -56,12 +50,6 @@ class Flags:
     updates: tuple[str, ...] = ()
     max_games: int | None = None
     rules: tuple[str, ...] = ()
-    move_ms: int | None = None
-    bank_ms: int | None = None
-    startup_ms: int | None = None
-    required: str = ""
-    no_sandbox: bool = False
-    limits: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -76,13 +64,8 @@ class Settings:
     folder: Path
     #: The largest plan played (``--max-games``).
     max_games: int
-    #: Games at once on this machine (unused on a cluster).
-    jobs: int
-    pin: bool
-    #: A Dask scheduler's address, ``local:N``, or None to play here.
-    dask: str | None
-    #: ``--require``, ``--no-sandbox`` and the command line's ``--limit``.
-    sandbox: SandboxRequest
+    #: How the bots run and where the games play.
+    running: Running
     #: ``--update``: bots whose changed files enter as a new version.
     updates: tuple[str, ...] = ()
 
@@ -109,9 +92,7 @@ def resolve(flags: Flags) -> Settings:
         specs = command_line_bots(list(flags.bots))
     if len(specs) < 2:
         raise UsageProblem("a tournament needs at least 2 bots (--bot, or [[bots]] in a file)")
-    if flags.dask and flags.jobs:
-        raise UsageProblem("--jobs and --dask exclude each other: a cluster has its own workers")
-    sandbox = SandboxRequest.parse(flags.required, flags.no_sandbox, flags.limits)
+    running = resolve_running(flags, data)
 
     def pick(flag: T | None, key: str, default: T) -> T:
         return flag if flag is not None else data.get(key, default)
@@ -123,14 +104,6 @@ def resolve(flags: Flags) -> Settings:
         base=data.get("rules", {}),
         seats="seats per table are --players N (or players in the config file)",
     )
-    defaults = Limits()
-    limits = Limits(
-        startup_ms=pick(flags.startup_ms, "startup_ms", defaults.startup_ms),
-        move_ms=pick(flags.move_ms, "move_ms", defaults.move_ms),
-        bank_ms=pick(flags.bank_ms, "bank_ms", defaults.bank_ms),
-    )
-    resources = {**data.get("limits", {}), **dict(sandbox.resources)}
-    ResourceLimits().merged(resources)
     top = pick(flags.stop_top, "stop_top", None)
     confidence = pick(flags.stop_confidence, "stop_confidence", None)
     if confidence is not None and top is None:
@@ -139,10 +112,10 @@ def resolve(flags: Flags) -> Settings:
         bots=tuple(specs),
         players=rules.players,
         deals=pick(flags.deals, "deals", DEFAULT_DEALS),
-        seed=pick(flags.seed, "seed", 0),
+        seed=running.seed,
         rules=rules,
-        limits=limits,
-        resources=tuple(sorted(resources.items())),
+        limits=running.limits,
+        resources=running.resources,
         gauntlet=pick(flags.gauntlet, "gauntlet", None),
         schedule=pick(flags.schedule, "schedule", "round-robin"),
         rounds=pick(flags.rounds, "rounds", None),
@@ -154,10 +127,6 @@ def resolve(flags: Flags) -> Settings:
         label=label,
         folder=results_folder(label, flags.out, data),
         max_games=pick(flags.max_games, "max_games", MAX_GAMES),
-        jobs=pick(flags.jobs, "jobs", DEFAULT_JOBS),
-        pin=pick(flags.pin, "pin", True),
-        # --jobs on the command line plays here even when the config file names a cluster.
-        dask=flags.dask or (None if flags.jobs else data.get("dask")),
-        sandbox=sandbox,
+        running=running,
         updates=flags.updates,
     )
