@@ -12,7 +12,6 @@ from typing import cast
 
 import click
 
-from arena.bots.player import ProcessPlayer
 from arena.bots.sandbox import SandboxRequest
 from arena.bots.spec import BotSpec, build_bot
 from arena.cli.common import (
@@ -21,12 +20,13 @@ from arena.cli.common import (
     rule_option,
     sandbox_options,
 )
+from arena.execute.game import play_one
 from arena.files import check_makeable
 from arena.game.rules import Rules, rules_from
 from arena.human.seats import HumanSeat, check_people, default_replay, parse_seats
 from arena.protocol import Limits
-from arena.referee import Player, play_game, write_replay
-from arena.report.narrate import narrate
+from arena.referee import Player, write_replay
+from arena.report.narrate import narrate, result_line
 from arena.simulate import random_game
 
 
@@ -169,7 +169,6 @@ def play(
     if log_dir is not None:
         check_makeable(log_dir, "--logs", folder=True)
     sandbox = request.capabilities()
-    resources = dict(request.resources)
     for spec in specs:
         build_bot(spec)
     layers = list(sandbox.layers) if sandbox is not None else []
@@ -181,30 +180,24 @@ def play(
         else None
     )
     with table if table is not None else nullcontext():
-        players: list[Player] = [
-            table.player(seat)
-            if isinstance(seat, HumanSeat) and table is not None
-            else ProcessPlayer(
-                cast(BotSpec, seat), timing, log_dir=log_dir, sandbox=sandbox, resources=resources
-            )
+        players: list[BotSpec | Player] = [
+            table.player(seat) if isinstance(seat, HumanSeat) and table else cast(BotSpec, seat)
             for seat in seats
         ]
         try:
-            result = play_game(
+            result = play_one(
                 players,
                 game_rules,
                 seed=seed,
                 game_id=game_id,
                 limits=timing,
-                header_extra={"sandbox": layers},
+                sandbox=sandbox,
+                log_dir=log_dir,
+                resources=dict(request.resources),
             )
         except KeyboardInterrupt:  # a second Ctrl-C at a table with people: stop at once
             click.echo("Stopped: the game was not finished, and no replay was written.")
             sys.exit(130)
-        finally:
-            for player in players:
-                if isinstance(player, ProcessPlayer):
-                    player.close()
         unwritten = None
         if replay_path is not None:
             try:
@@ -217,12 +210,7 @@ def play(
             click.echo(f"Sandbox: {', '.join(layers) if layers else 'off'}")
             for line in narrate(result.replay, names):
                 click.echo(line)
-        order = sorted(range(len(names)), key=lambda s: result.placements[s])
-        places = ", ".join(f"{result.placements[s]}. {names[s]}" for s in order)
-        faults = "".join(
-            f"; {names[s]} faulted ({f.kind.value})" for s, f in sorted(result.faults.items())
-        )
-        click.echo(f"Result (seed {seed}): {places}{faults}")
+        click.echo(f"Result (seed {seed}): {result_line(result)}")
         if unwritten:
             raise click.ClickException(f"{unwritten} (--seed {seed} plays the same game again)")
         if replay_path is not None and not quiet:

@@ -12,7 +12,8 @@ from arena.bots.sandbox import Capabilities
 from arena.bots.spec import BotSpec
 from arena.errors import BotFault, FaultKind
 from arena.execute.base import Setup
-from arena.referee import GameResult, Player, play_game
+from arena.execute.game import play_one
+from arena.referee import GameResult, Player
 from arena.results.games import ScheduledGame
 from arena.results.replays import replay_path
 from arena.results.store import Finished
@@ -97,13 +98,13 @@ class Seats:
         started = self.started
         players = [self.player(name, disabled, game.seats) for name in game.seats]
         start = time.monotonic()
-        result = play_game(
+        result = play_one(
             players,
             self.setup.rules,
             seed=game.seed,
             game_id=game.sent_id or game.game_id,
             limits=self.setup.limits,
-            header_extra={"sandbox": list(self.sandbox.layers) if self.sandbox else []},
+            sandbox=self.sandbox,
         )
         duration_ms = (time.monotonic() - start) * 1000.0
         finished = Finished(

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from arena.game.cards import SUIT_CHARS, SUIT_NAMES
+from arena.referee import GameResult
 
 JSON = dict[str, Any]
 
@@ -178,3 +179,15 @@ def narrate(
     narrator = Narrator(names, show_hands=show_hands)
     for record in records:
         yield from narrator.lines(record)
+
+
+def result_line(result: GameResult) -> str:
+    """A game's places and faults in one line: ``1. alice, 2. bob; bob faulted (timeout)``."""
+    names = result.names
+    order = sorted(range(len(names)), key=lambda seat: result.placements[seat])
+    places = ", ".join(f"{result.placements[seat]}. {names[seat]}" for seat in order)
+    faults = "".join(
+        f"; {names[seat]} faulted ({fault.kind.value})"
+        for seat, fault in sorted(result.faults.items())
+    )
+    return places + faults
