@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -181,3 +182,22 @@ def test_an_error_mid_run_names_what_the_folder_kept(tmp_path: Path) -> None:
     assert str(raised.value) == (
         f"bot 'd' is broken (3 of 12 games are saved in {tmp_path}; rerun the command to resume)"
     )
+
+
+def test_each_event_gives_the_status_line_a_progress_display_shows(tmp_path: Path) -> None:
+    executor = LocalExecutor(1, pin=False, make=random_players)
+    tournament = in_process("abcd")
+    run(tournament, tmp_path / "t", sandbox=None, executor=executor)
+    match = resolve_match(
+        MatchFlags(new="n=/bin/true", base="b=/bin/true", players=2, deals=2, max_games=8)
+    ).event
+    run(match, tmp_path / "m", sandbox=None, executor=executor)
+    for event, folder, pattern in (
+        (tournament, tmp_path / "t", r"leader [abcd] \(-?\d+\.\d\d\)"),
+        (match, tmp_path / "m", r"diff [+-]\d\.\d{4}, LLR -?\d+\.\d\d \[-?\d+\.\d\d, \d+\.\d\d\]"),
+    ):
+        store = open_existing(folder)
+        try:
+            assert re.fullmatch(pattern, event.status()(store)), event.kind
+        finally:
+            store.close()

@@ -20,7 +20,7 @@ from arena.cli.common import (
     sandbox_options,
 )
 from arena.cli.running import ProgressBar, Terminal, play_event
-from arena.match.result import MatchTest, match_result
+from arena.match.result import match_result
 from arena.match.schedule import DEAL_SETS_PER_ROUND
 from arena.match.settings import DEFAULT_MAX_GAMES, DEFAULT_PLAYERS, MatchFlags, resolve_match
 from arena.results.store import Store
@@ -120,22 +120,8 @@ def match(fmt: str, quiet: bool, **given: Any) -> None:
     sandbox = settings.running.sandbox.capabilities()
     for spec in settings.given:
         build_bot(spec)
-    # The runner's own test reads rounds as they are rated; this one, for the progress
-    # line, reads them too as the bar moves (each round once, none after a verdict).
-    live = MatchTest(design, event.players)
-
-    def status(store: Store) -> str:
-        live.advance(store, store.rated_rounds())
-        lower, upper = live.sprt.bounds
-        return (
-            f"diff {live.running.mean:+.4f}, LLR {live.sprt.llr(live.running):.2f} "
-            f"[{lower:.2f}, {upper:.2f}]"
-        )
-
-    opened: list[Store] = []
 
     def announce(store: Store) -> None:
-        opened.append(store)
         if quiet:
             return
         count = len(design.opponents)
@@ -162,11 +148,9 @@ def match(fmt: str, quiet: bool, **given: Any) -> None:
             err=True,
         )
 
-    bar = None
-    if not quiet:
-        bar = ProgressBar(lambda: status(opened[0]) if opened else "")
     terminal = Terminal(
-        bar=bar,
+        bar=None if quiet else ProgressBar(),
+        status=event.status(),
         announce=announce,
         stopped=stopped,
         done=lambda store, outcome: show(store),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Never
@@ -27,12 +26,15 @@ class Terminal(Observer):
         self,
         *,
         bar: ProgressBar | None,
+        status: Callable[[Store], str] | None = None,
         announce: Callable[[Store], None] | None,
         stopped: Callable[[Store, str], None],
         done: Callable[[Store, Outcome], None] | None = None,
         dask: bool = False,
     ) -> None:
         self.bar = bar
+        if bar is not None and status is not None:
+            bar.status = lambda: status(self.store) if self.store is not None else ""
         self.announce = announce
         self.on_stop = stopped
         self.done = done
@@ -105,27 +107,6 @@ def play_event(
         sys.exit(exit_status(interrupt))
     finally:
         terminal.close()
-
-
-class Leader:
-    """The progress line's "leader NAME (score)": read from the store at most every
-    :attr:`EVERY_S` seconds (the standings of a large field are not read per game)."""
-
-    EVERY_S = 2.0
-
-    def __init__(self, opened: list[Store]) -> None:
-        self.opened = opened
-        self.read_at = -self.EVERY_S
-        self.text = ""
-
-    def __call__(self) -> str:
-        now = time.monotonic()
-        if self.opened and now - self.read_at >= self.EVERY_S:
-            self.read_at = now
-            rows = self.opened[0].standings()
-            if rows:
-                self.text = f"leader {rows[0]['bot']} ({rows[0]['score']:.2f})"
-        return self.text
 
 
 class ProgressBar:

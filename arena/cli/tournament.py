@@ -17,7 +17,7 @@ from arena.cli.common import (
     run_options,
     sandbox_options,
 )
-from arena.cli.running import Leader, ProgressBar, Terminal, play_event
+from arena.cli.running import ProgressBar, Terminal, play_event
 from arena.errors import ArenaError
 from arena.results.store import Store
 from arena.tournament.config import DEFAULT_DEALS
@@ -156,10 +156,7 @@ def tournament(dry_run: bool, quiet: bool, **given: Any) -> None:
     # After the build: a league knows a bot by the files it runs, build outputs included.
     event = settle(event, folder, settings.updates)
 
-    opened: list[Store] = []
-
     def announce(store: Store) -> None:
-        opened.append(store)
         click.echo(
             f"Tournament {label}: {len(settings.tournament.bots)} bots, "
             f"{event.players} per table, "
@@ -174,7 +171,8 @@ def tournament(dry_run: bool, quiet: bool, **given: Any) -> None:
         )
 
     terminal = Terminal(
-        bar=None if quiet else ProgressBar(Leader(opened)),
+        bar=None if quiet else ProgressBar(),
+        status=event.status(),
         announce=None if quiet else announce,
         stopped=stopped,
         dask=settings.running.dask is not None,

@@ -10,6 +10,7 @@ round-robin and gauntlet subclasses is the model).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from arena.events.feed import Feed
@@ -65,6 +66,12 @@ class Event(GameSettings, Protocol):
 
     def feed(self, store: Store) -> Feed:
         """The games of ``store`` to play, the next rounds made as they are needed."""
+        ...
+
+    def status(self) -> Callable[[Store], str]:
+        """A fresh reader of the event's one-line status for progress displays (a
+        tournament's leader, a match's score difference and LLR): called as a display
+        redraws, it reads the store no more than it needs."""
         ...
 
 

@@ -9,6 +9,7 @@ rule, the sequential test (:class:`~arena.match.result.MatchTest`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -90,3 +91,19 @@ class MatchEvent:
             field=[spec.name for spec in self.bots],
             tables_per_deal=self.design.tables_per_deal(),
         )
+
+    def status(self) -> Callable[[Store], str]:
+        """The progress line's score difference and LLR with the test's bounds, from a
+        live test of its own (the runner's reads rounds as they are rated; this one reads
+        them too as the display redraws, each round once, none after a verdict)."""
+        live = MatchTest(self.design, self.players)
+
+        def status(store: Store) -> str:
+            live.advance(store, store.rated_rounds())
+            lower, upper = live.sprt.bounds
+            return (
+                f"diff {live.running.mean:+.4f}, LLR {live.sprt.llr(live.running):.2f} "
+                f"[{lower:.2f}, {upper:.2f}]"
+            )
+
+        return status

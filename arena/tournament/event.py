@@ -8,6 +8,7 @@ takes new bots, retired ones and new versions (``NAME@2``) between runs
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Collection
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -143,6 +144,10 @@ class TournamentEvent:
         rounds = 1 if gated or plan.per_round is None else 2
         return (plan.per_round or plan.games) // table * rounds, table
 
+    def status(self) -> Leader:
+        """The progress line's "leader NAME (score)"."""
+        return Leader()
+
     def check_size(self, max_games: int) -> Plan:
         """The plan, refused when it has more than ``max_games`` games.
 
@@ -180,6 +185,26 @@ class TournamentEvent:
             field=[spec.name for spec in self.bots],
             newcomer=(environment.mu, environment.sigma),
         )
+
+
+class Leader:
+    """A tournament's status, "leader NAME (score)": read from the store at most every
+    :attr:`EVERY_S` seconds (the standings of a large field are not read per game)."""
+
+    EVERY_S = 2.0
+
+    def __init__(self) -> None:
+        self.read_at = -self.EVERY_S
+        self.text = ""
+
+    def __call__(self, store: Store) -> str:
+        now = time.monotonic()
+        if now - self.read_at >= self.EVERY_S:
+            self.read_at = now
+            rows = store.standings()
+            if rows:
+                self.text = f"leader {rows[0]['bot']} ({rows[0]['score']:.2f})"
+        return self.text
 
 
 def describe_plan(tournament: TournamentEvent, plan: Plan, folder: Path) -> str:
