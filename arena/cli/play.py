@@ -25,7 +25,7 @@ from arena.files import check_makeable
 from arena.game.rules import Rules, rules_from
 from arena.human.seats import HumanSeat, check_people, default_replay, parse_seats
 from arena.protocol import Limits
-from arena.referee import Player, write_replay
+from arena.referee import GameResult, Player, write_replay
 from arena.report.narrate import narrate, result_line
 from arena.simulate import random_game
 
@@ -164,10 +164,7 @@ def play(
     game_id = f"play-{seed}"
     if replay_path is None and people:
         replay_path = default_replay(game_id)
-    if replay_path is not None:  # before the game: its replay must have a place to go
-        check_makeable(replay_path, "--replay", folder=False)
-    if log_dir is not None:
-        check_makeable(log_dir, "--logs", folder=True)
+    _check_outputs(replay_path, log_dir)
     sandbox = request.capabilities()
     for spec in specs:
         build_bot(spec)
@@ -198,18 +195,9 @@ def play(
         except KeyboardInterrupt:  # a second Ctrl-C at a table with people: stop at once
             click.echo("Stopped: the game was not finished, and no replay was written.")
             sys.exit(130)
-        unwritten = None
-        if replay_path is not None:
-            try:
-                write_replay(replay_path, result.lines)
-            except OSError as error:  # checked before the game, but a disk can fill up
-                unwritten = f"cannot write the replay {replay_path}: {error.strerror}"
-        names = list(result.names)
+        unwritten = _write_replay(replay_path, result)
         if not quiet and table is None:
-            click.echo(f"Seed {seed}: " + ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
-            click.echo(f"Sandbox: {', '.join(layers) if layers else 'off'}")
-            for line in narrate(result.replay, names):
-                click.echo(line)
+            _narrate(result, seed, layers)
         click.echo(f"Result (seed {seed}): {result_line(result)}")
         if unwritten:
             raise click.ClickException(f"{unwritten} (--seed {seed} plays the same game again)")
@@ -221,3 +209,35 @@ def play(
             table.finish(result)
     if table is not None and table.interrupted:
         sys.exit(130)
+
+
+def _check_outputs(replay_path: Path | None, log_dir: Path | None) -> None:
+    """Before the game: its replay and logs must have a place to go.
+
+    Raises:
+        ArenaError: naming the one that cannot be made.
+    """
+    if replay_path is not None:
+        check_makeable(replay_path, "--replay", folder=False)
+    if log_dir is not None:
+        check_makeable(log_dir, "--logs", folder=True)
+
+
+def _write_replay(replay_path: Path | None, result: GameResult) -> str | None:
+    """Write the game's replay where asked; why it could not be, or None."""
+    if replay_path is None:
+        return None
+    try:
+        write_replay(replay_path, result.lines)
+    except OSError as error:  # checked before the game, but a disk can fill up
+        return f"cannot write the replay {replay_path}: {error.strerror}"
+    return None
+
+
+def _narrate(result: GameResult, seed: int, layers: Sequence[str]) -> None:
+    """The game trick by trick, after who sat where and the sandbox."""
+    names = list(result.names)
+    click.echo(f"Seed {seed}: " + ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
+    click.echo(f"Sandbox: {', '.join(layers) if layers else 'off'}")
+    for line in narrate(result.replay, names):
+        click.echo(line)
