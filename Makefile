@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 
 C_BOT := sample_bots/c/random_bot
 
-.PHONY: test demo lint bench bench-convergence bench-match clean sandbox-deps browser-deps terminal-deps \
+.PHONY: test demo lint docs bench bench-convergence bench-match clean sandbox-deps browser-deps terminal-deps \
 	kits-deps
 
 $(BIN)/python:
@@ -24,7 +24,7 @@ $(shell mkdir -p $(VENV) && echo '$(COMPILED)' | cmp -s - $(COMPILED_LIST) || ec
 # would run old code.
 $(STAMP): pyproject.toml setup.py $(COMPILED) $(COMPILED_LIST) | $(BIN)/python
 	find arena -name '*.so' -delete
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,dev,dask,research]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,dev,dask,research,docs]'
 	touch $(STAMP)
 
 lint: $(STAMP)
@@ -32,6 +32,11 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
+
+# The documentation site (mkdocs.yml): the README, docs/ and benchmarks/README.md, every internal
+# link and anchor checked (strict); open site/index.html.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 $(C_BOT): sample_bots/c/random_bot.c
 	$(MAKE) -s -C sample_bots/c
@@ -106,5 +111,5 @@ bench-match: $(STAMP)
 	$(BIN)/python benchmarks/match_sprt.py --design both --jobs $(shell nproc)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache site
 	$(MAKE) -s -C sample_bots/c clean
