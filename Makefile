@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 
 C_BOT := sample_bots/c/random_bot
 
-.PHONY: test demo lint docs bench bench-convergence bench-match clean sandbox-deps browser-deps terminal-deps \
+.PHONY: test check demo lint docs bench bench-convergence bench-match clean sandbox-deps browser-deps terminal-deps \
 	kits-deps
 
 $(BIN)/python:
@@ -76,6 +76,11 @@ kits-deps:
 
 test: lint $(C_BOT) sandbox-deps browser-deps terminal-deps kits-deps
 	$(BIN)/pytest -q
+
+# The quick tier, for each change: lint, types, the import contract, and every test module but
+# the end-to-end ones (marked e2e: toolchains, browsers, terminals, clusters, whole commands).
+check: lint $(C_BOT) sandbox-deps
+	$(BIN)/pytest -q -m "not e2e"
 
 # The main job: a round-robin tournament of the sample bots, then its leaderboard.
 demo: $(STAMP) $(C_BOT)

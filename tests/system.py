@@ -16,6 +16,11 @@ from pathlib import Path
 
 import pytest
 
+#: An end-to-end test module (real toolchains, browsers, terminals, clusters, whole commands
+#: run as a user runs them): ``make test`` runs it, ``make check`` (the quick tier, a few
+#: minutes: unit and in-process tests, lint, types, the import contract) leaves it out.
+E2E = pytest.mark.e2e
+
 
 def in_ci() -> bool:
     """Whether this run is CI's (``CI=true``), where nothing may be skipped for a missing tool."""

@@ -29,7 +29,7 @@ from arena.players import RandomPlayer, ScriptedPlayer
 from arena.referee import play_game, read_replay
 from arena.report.replay_view import viewer_page
 from arena.results.store import open_existing
-from tests.system import needs
+from tests.system import E2E, needs
 from tests.test_tournament import C_BOT, run_cli
 
 CHROMIUM = shutil.which("chromium")
@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 JSON = dict[str, Any]
 # Where chromium cannot be installed these tests say plainly they were not run (and
 # fail under CI=true); make test installs it as root.
-pytestmark = needs({"chromium": "Debian's chromium"}, "the HTML pages in a browser were")
+pytestmark = [E2E, needs({"chromium": "Debian's chromium"}, "the HTML pages in a browser were")]
 
 
 @pytest.fixture(scope="module")

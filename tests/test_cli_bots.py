@@ -16,6 +16,9 @@ from click.testing import CliRunner
 from arena.bots.sandbox import detect
 from arena.cli import main
 from arena.protocol import full_validator
+from tests.system import E2E
+
+pytestmark = E2E
 
 ROOT = Path(__file__).resolve().parent.parent
 PY_BOT = str(ROOT / "sample_bots/python/random_bot.py")

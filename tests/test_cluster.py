@@ -46,7 +46,10 @@ from arena.game import Rules
 from arena.protocol import Limits
 from arena.results.store import Finished
 from arena.tournament.event import TournamentEvent
+from tests.system import E2E
 from tests.test_tournament import AFFINITY_BOT, BOTS, ROOT, leaderboard, logged_cpus, run_cli
+
+pytestmark = E2E
 
 COMMON = [*BOTS, "--players", "3", "--seed", "21", "--quiet"]
 

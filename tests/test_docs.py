@@ -18,7 +18,10 @@ from pathlib import Path
 import pytest
 import yaml  # type: ignore[import-untyped, unused-ignore]
 
+from tests.system import E2E
 from tests.test_readme import OUTSIDE, nav_pages
+
+pytestmark = E2E
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"

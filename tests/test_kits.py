@@ -28,8 +28,10 @@ import pytest
 from arena.bots.fingerprint import files_hash
 from arena.bots.spec import BotSpec, build_bot, parse_bot
 from tests.kit_fixture import FIXTURE
-from tests.system import needs
+from tests.system import E2E, needs
 from tests.test_tournament import leaderboard, run_cli
+
+pytestmark = E2E
 
 ROOT = Path(__file__).resolve().parent.parent
 NLOHMANN = "/usr/include/nlohmann/json.hpp"

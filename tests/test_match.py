@@ -18,7 +18,10 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
+from tests.system import E2E
 from tests.test_tournament import kill_9_during
+
+pytestmark = E2E
 
 ROOT = Path(__file__).resolve().parent.parent
 GREEDY = str(ROOT / "sample_bots/python/greedy_bot.py")

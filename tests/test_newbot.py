@@ -19,9 +19,11 @@ import pytest
 
 from arena.bots.spec import BUILD_CACHES, parse_bot
 from arena.newbot import KITS, LANGUAGES, RENAMES, new_bot
-from tests.system import needs
+from tests.system import E2E, needs
 from tests.test_kits import KITS as KIT_TOOLS
 from tests.test_tournament import run_cli
+
+pytestmark = E2E
 
 ROOT = Path(__file__).resolve().parent.parent
 

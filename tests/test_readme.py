@@ -24,7 +24,9 @@ from pathlib import Path
 import yaml  # type: ignore[import-untyped, unused-ignore]
 
 from arena.bots.spec import BUILD_CACHES
-from tests.system import needs
+from tests.system import E2E, needs
+
+pytestmark = E2E
 
 ROOT = Path(__file__).resolve().parent.parent
 FENCE = re.compile(r"^```(\w+)([^\n]*)\n(.*?)^```$", re.MULTILINE | re.DOTALL)

@@ -34,7 +34,10 @@ from arena.research.encode import (
     observation_size,
 )
 from tests.engine_digest import RULE_SETS
+from tests.system import E2E
 from tests.test_tournament import C_BOT, run_cli
+
+pytestmark = E2E
 
 ROOT = Path(__file__).resolve().parent.parent
 

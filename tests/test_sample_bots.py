@@ -20,6 +20,9 @@ import pytest
 
 from arena.game import GameState, Rules, hand_start, request_state
 from arena.game.state import Decision
+from tests.system import E2E
+
+pytestmark = E2E
 
 Turn = tuple[GameState, Decision]
 

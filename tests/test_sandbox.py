@@ -38,6 +38,9 @@ from arena.game import Rules
 from arena.protocol import Limits as TimeLimits
 from arena.protocol import decode_reply, encode, hello_message
 from arena.referee import play_game
+from tests.system import E2E
+
+pytestmark = E2E
 
 PROTECTION_OF = {
     "net": "net",

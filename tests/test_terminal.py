@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.system import needs
+from tests.system import E2E, needs
 from tests.test_tournament import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,7 +23,7 @@ C_BOT = str(ROOT / "sample_bots/c/random_bot")
 TMUX = shutil.which("tmux")
 # As for the browser tests: where tmux cannot be installed these tests say plainly that
 # they were not run (and fail under CI=true); make test installs Debian's tmux as root.
-pytestmark = needs({"tmux": "tmux"}, "the interactive commands in a terminal were")
+pytestmark = [E2E, needs({"tmux": "tmux"}, "the interactive commands in a terminal were")]
 
 
 class Terminal:

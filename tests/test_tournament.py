@@ -29,6 +29,9 @@ from arena.events.schedule import ScheduleError, deal_set_seed
 from arena.results.ratings import Environment
 from arena.results.store import BotRecord, Finished, Store, StoreError
 from arena.tournament.schedule import round_robin_games
+from tests.system import E2E
+
+pytestmark = E2E
 
 ROOT = Path(__file__).resolve().parent.parent
 C_BOT = str(ROOT / "sample_bots/c/random_bot")
