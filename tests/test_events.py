@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from arena.bots.spec import BotSpec
+from arena.bots.spec import BotSpec, parse_bot
 from arena.errors import ArenaError
 from arena.events.event import Event
+from arena.events.field import Disable, Enable, Enter, FieldChange, Retire
 from arena.events.run import Observer, Outcome, Unfinished, run
 from arena.execute.local import LocalExecutor
 from arena.game import Rules
@@ -26,6 +28,7 @@ from arena.tournament.settings import Flags, resolve
 #: The keys main bc0e70d (before events were kinds of their own) stored for these events,
 #: one JSON line each, in the order of :func:`events` below.
 KEYS = Path(__file__).parent / "data" / "event_keys.jsonl"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def events() -> list[tuple[Event, tuple[str, ...]]]:
@@ -201,3 +204,86 @@ def test_each_event_gives_the_status_line_a_progress_display_shows(tmp_path: Pat
             assert re.fullmatch(pattern, event.status()(store)), event.kind
         finally:
             store.close()
+
+
+class Scripted:
+    """A field source: before round ``k`` (its k-th call), the changes listed for ``k``."""
+
+    def __init__(self, plan: dict[int, list[FieldChange]]) -> None:
+        self.plan = plan
+        self.calls = 0
+
+    def changes(self) -> list[FieldChange]:
+        self.calls += 1
+        return self.plan.get(self.calls, [])
+
+
+def league(names: str, rounds: int) -> TournamentEvent:
+    return replace(in_process(names, players=2), schedule="sampled", rounds=rounds)
+
+
+def field_changes() -> dict[int, list[FieldChange]]:
+    """e enters before round 2; a retires and b is disabled before 3; b is back before 4."""
+    return {
+        2: [Enter(BotSpec("e", ("unused",), "in-process"))],
+        3: [Retire("a"), Disable("b", "its author asked")],
+        4: [Enable("b")],
+    }
+
+
+def test_a_league_takes_field_changes_at_round_boundaries(tmp_path: Path) -> None:
+    source = Scripted(field_changes())
+    executor = LocalExecutor(1, pin=False, make=random_players)
+    outcome = run(league("abcd", 5), tmp_path, sandbox=None, executor=executor, field=source)
+    assert source.calls >= 5 and outcome.done == outcome.total
+    store = open_existing(tmp_path)
+    try:
+        seated = {number: {bot for table in tables for bot in table} for number, tables in
+                  store.scheduled_tables()}  # fmt: skip
+        assert "e" not in seated[1] and "e" in seated[2] | seated[3]
+        assert "a" in seated[1] | seated[2] and all("a" not in seated[n] for n in (3, 4, 5))
+        faults = {
+            number: [
+                fault
+                for game in store.placed(first, last)
+                for bot, fault in zip(game.seats, game.faults, strict=True)
+                if bot == "b"
+            ]
+            for number, first, last in store.rounds()
+        }
+        assert faults[3] and all(fault == "crash" for fault in faults[3]), "b forfeits round 3"
+        assert all(fault is None for fault in faults[4] + faults[5]), "b plays again from 4"
+        bots = {record.name: record for record in store.bots()}
+        assert bots["a"].retired and not bots["e"].retired
+        assert store.disabled() == {}
+        assert {row["bot"] for row in store.standings()} >= {"a", "b", "c", "d", "e"}
+    finally:
+        store.close()
+
+
+def test_field_changes_play_the_same_games_with_any_jobs(tmp_path: Path) -> None:
+    """The same changes give the same tables and results, in this process or in a pool of
+    worker processes (the entered bot is sent to each worker with its first task)."""
+    c_bot = str(ROOT / "sample_bots/c/random_bot")
+    specs = {name: parse_bot(f"{name}={c_bot}") for name in "abcde"}
+    event = replace(league("abcd", 4), bots=tuple(specs[name] for name in "abcd"))
+    changes = field_changes()
+    changes[2] = [Enter(specs["e"])]
+    tables = []
+    for jobs in (1, 2):
+        folder = tmp_path / f"jobs{jobs}"
+        run(event, folder, sandbox=None, jobs=jobs, pin=False, field=Scripted(changes))
+        store = open_existing(folder)
+        try:
+            tables.append((list(store.scheduled_tables()), store.standings()))
+        finally:
+            store.close()
+    assert tables[0] == tables[1]
+
+
+def test_an_event_whose_field_is_fixed_refuses_an_entry(tmp_path: Path) -> None:
+    source = Scripted({2: [Enter(BotSpec("e", ("unused",), "in-process"))]})
+    event = in_process("abcd", players=2)  # a round-robin of two blocks (rounds)
+    executor = LocalExecutor(1, pin=False, make=random_players)
+    with pytest.raises(Unfinished, match="a round-robin keeps its field"):
+        run(event, tmp_path, sandbox=None, executor=executor, field=source)

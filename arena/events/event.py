@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from arena.bots.spec import BotSpec
 from arena.events.feed import Feed
-from arena.events.schedule import Plan
+from arena.events.schedule import Plan, Strategy
 from arena.execute.base import GameSettings
 from arena.results.store import Store
 
@@ -62,6 +63,22 @@ class Event(GameSettings, Protocol):
     def open_tables(self) -> tuple[int, int]:
         """The tables whose games may be played at once, and the games of one table
         (executors start no more workers than can be busy)."""
+        ...
+
+    def strategy(self) -> Strategy:
+        """A fresh schedule of this event (its rounds' tables).
+
+        Raises:
+            ScheduleError: for an event that cannot be scheduled.
+        """
+        ...
+
+    def with_bots(self, bots: tuple[BotSpec, ...]) -> Event:
+        """The event with another field (a bot entered or retired at a round boundary).
+
+        Raises:
+            ScheduleError: for an event whose field is fixed (a round-robin, a match).
+        """
         ...
 
     def feed(self, store: Store) -> Feed:

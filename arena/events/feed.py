@@ -19,10 +19,11 @@ whichever games finished first, with any number of workers, after a resume.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from arena.bots.spec import BotSpec
 from arena.events.schedule import Ids, ScheduledGame, Standings, Strategy, round_games
 from arena.results.store import Store
 
@@ -90,6 +91,16 @@ class Feed:
         #: The rating of a bot that joined after the snapshot read (the default one).
         self.newcomer = newcomer
         # The store keeps the stored ids; the ids sent are the event's to give.
+        #: Called with a round's number just before it is made (a run applies field
+        #: changes there).
+        self.before_round: Callable[[int], None] | None = None
+        #: Called before the first game of a round is handed out, by round: a change that
+        #: must not touch the games of earlier rounds still queued (a bot disabled).
+        self.at_round: dict[int, list[Callable[[], None]]] = {}
+        #: The round of the latest game handed out.
+        self.handing = 0
+        #: Bots that entered while this run plays, in order, for the executors' workers.
+        self.entered: list[BotSpec] = []
         self.queue: deque[ScheduledGame] = deque(
             game._replace(sent_id=ids.sent_id(game.game_id)) for game in store.pending()
         )
@@ -131,9 +142,13 @@ class Feed:
         """Up to ``count`` games that may be played now, in schedule order (maybe none yet)."""
         while len(self.queue) < count and self._schedule_next():
             pass
-        games = [self.queue.popleft() for _ in range(min(count, len(self.queue)))]
-        for game in games:
+        games = []
+        for _ in range(min(count, len(self.queue))):
+            game = self.queue.popleft()
+            if game.round != self.handing:
+                self._round_starts(game.round)
             self.handed[game.ordinal] = game
+            games.append(game)
         return games
 
     def take_table(self, most: int) -> list[ScheduledGame]:
@@ -147,6 +162,8 @@ class Feed:
         if not self.queue and not self._schedule_next():
             return []
         first = self.queue[0]
+        if first.round != self.handing:
+            self._round_starts(first.round)
         games: list[ScheduledGame] = []
         while self.queue and len(games) < most:
             game = self.queue[0]
@@ -159,6 +176,25 @@ class Feed:
             # small field can take the coordinator as long as its games take the workers.
             self._schedule_next()
         return games
+
+    def _round_starts(self, number: int) -> None:
+        """The first game of round ``number`` is about to be handed out."""
+        self.handing = number
+        for call in self.at_round.pop(number, ()):
+            call()
+
+    def newcomers(self) -> list[BotSpec]:
+        """The bots that entered while this run plays, in order (their workers may not know
+        them yet)."""
+        return self.entered
+
+    def reseat(self, strategy: Strategy, field: Sequence[str]) -> None:
+        """Go on with ``strategy`` over ``field`` (a field changed at a round boundary): the
+        new strategy takes in every round scheduled so far, as it would on a resume."""
+        for _, tables in self.store.scheduled_tables():
+            strategy.replay(tables)
+        self.strategy = strategy
+        self.field = list(field)
 
     def finished(self, ordinal: int) -> ScheduledGame:
         """The game handed out as ``ordinal``, now finished."""
@@ -197,10 +233,13 @@ class Feed:
             return False
         number = self.number + 1
         standings = None
-        if self.strategy.reads_standings or self.stop is not None:
+        gated = self.strategy.reads_standings or self.stop is not None
+        if gated and number - 2 > self.store.rated_rounds():
+            return False  # round number - 2 is still being played or rated
+        if self.before_round is not None:  # once a round, just before it is made
+            self.before_round(number)
+        if gated:
             boundary = number - 2
-            if boundary > self.store.rated_rounds():
-                return False  # round number - 2 is still being played or rated
             if boundary >= 1:
                 rated = self.store.standings_after(boundary)
                 # Bots that left are no rival of anyone's; one that joined since is new.

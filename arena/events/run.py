@@ -21,13 +21,17 @@ import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.bots.fingerprint import files_hash
 from arena.bots.sandbox import Capabilities
+from arena.bots.spec import BotSpec
 from arena.errors import ArenaError
 from arena.events.event import Event
+from arena.events.feed import Feed
+from arena.events.field import Disable, Enable, Enter, FieldSource, Retire
 from arena.execute.base import Executor, Setup
 from arena.execute.local import LocalExecutor, usable_jobs
 from arena.execute.seats import PlayerFactory
@@ -66,6 +70,11 @@ class Outcome:
     starts: int = 0
 
 
+def records(bots: Sequence[BotSpec]) -> list[BotRecord]:
+    """The bots as the store keeps them (their files hashed now)."""
+    return [BotRecord(s.name, s.command, files_hash(s), base_name(s.name)) for s in bots]
+
+
 def open_store(
     event: Event,
     folder: Path,
@@ -84,7 +93,7 @@ def open_store(
     return Store.open(
         folder,
         config=event.key(),
-        bots=[BotRecord(s.name, s.command, files_hash(s), base_name(s.name)) for s in event.bots],
+        bots=records(event.bots),
         environment=Environment.for_table(event.rules.players),
         sandbox=list(layers if layers is not None else sandbox.layers if sandbox else []),
         growable=event.growable(),
@@ -104,8 +113,14 @@ def play(
     executor: Executor | None = None,
     required: Sequence[str] = (),
     make: PlayerFactory | None = None,
+    field: FieldSource | None = None,
 ) -> Outcome:
     """Play the event's games into ``store``, scheduling rounds as needed.
+
+    ``field``: where changes to the field come from while the games play
+    (bots entering, retiring, disabled, enabled), applied at each round
+    boundary (:class:`FieldKeeper`); an event whose field is fixed refuses
+    an entry or a retirement (:class:`~arena.events.schedule.ScheduleError`).
 
     A bot that fails to start :data:`DISABLE_AFTER` games in a row is
     disabled: its remaining games are played with its seat forfeited
@@ -130,6 +145,8 @@ def play(
     if halt_on_disable and disabled:
         raise BotDisabled(*next(iter(disabled.items())), store.folder)
     failures: dict[str, int] = {}
+    if field is not None:
+        feed.before_round = FieldKeeper(event, store, feed, disabled, field)
     setup = Setup.of(event, sandbox, store.folder, required)
     start = time.monotonic()
     played = starts = 0
@@ -254,13 +271,15 @@ def run(
     pin: bool = True,
     dask: str | None = None,
     executor: Executor | None = None,
+    field: FieldSource | None = None,
 ) -> Outcome:
     """Play ``event``'s games into ``folder``: the one way an event is run.
 
     The games are played by ``executor``, or else on the Dask cluster at
     ``dask`` (``local:N`` starts one here), or else on this machine by
     ``jobs`` workers (pinned to CPUs of their own when ``pin``). The bots
-    must be built already. In the main thread SIGTERM and SIGHUP stop the
+    must be built already. ``field``: changes to the field while the games
+    play (see :func:`play`). In the main thread SIGTERM and SIGHUP stop the
     run as Ctrl-C does.
 
     Raises:
@@ -298,6 +317,7 @@ def run(
                 notice=observer.notice,
                 executor=executor,
                 required=required,
+                field=field,
             )
         except KeyboardInterrupt as interrupt:
             observer.stopped(store, stopped_by(interrupt))
@@ -327,3 +347,65 @@ def connect(address: str, notice: Callable[[str], None]) -> DaskExecutor:
             "(in a checkout of arena: pip install '.[dask]')"
         ) from None
     return cluster.connect(address, notice=notice)
+
+
+class FieldKeeper:
+    """Applies a :class:`FieldSource`'s changes at a round boundary (the feed calls it just
+    before it makes a round): to the store (entries, retirements, disabled bots), to the
+    schedule (a field changed is the event :meth:`~arena.events.event.Event.with_bots`,
+    its strategy taking in the rounds so far, as on a resume), to the executors' workers
+    (the bots that entered) and to the live map of disabled bots the executors read."""
+
+    def __init__(
+        self,
+        event: Event,
+        store: Store,
+        feed: Feed,
+        disabled: dict[str, str],
+        source: FieldSource,
+    ) -> None:
+        self.event = event
+        self.store = store
+        self.feed = feed
+        self.disabled = disabled
+        self.source = source
+        #: Every bot this run was given or took in, by name (a later entry wins).
+        self.specs = {spec.name: spec for spec in event.bots}
+
+    def __call__(self, number: int) -> None:
+        """Round ``number`` is about to be made: apply the changes asked for since the last
+        round; a bot disabled or enabled is so from the round's first game on."""
+        changes = self.source.changes()
+        if not changes:
+            return
+        field = list(self.feed.field)
+        changed = False
+        for change in changes:
+            if isinstance(change, Enter):
+                self.specs[change.bot.name] = change.bot
+                self.feed.entered.append(change.bot)
+                if change.bot.name not in field:
+                    field.append(change.bot.name)
+                changed = True
+            elif isinstance(change, Retire):
+                if change.name in field:
+                    field.remove(change.name)
+                    changed = True
+            else:
+                self.feed.at_round.setdefault(number, []).append(partial(self._hold, change))
+        if not changed:
+            return
+        event = self.event.with_bots(tuple(self.specs[name] for name in field))
+        environment = Environment.for_table(event.rules.players)
+        self.store.grow(event.key(), records(event.bots), environment, event.growable())
+        self.feed.reseat(event.strategy(), field)
+        self.event = event
+
+    def _hold(self, change: Disable | Enable) -> None:
+        """Disable or enable a bot: in the store, and in the map the executors read."""
+        if isinstance(change, Disable):
+            self.disabled[change.name] = change.reason
+            self.store.disable(change.name, change.reason)
+        else:
+            self.disabled.pop(change.name, None)
+            self.store.enable(change.name)

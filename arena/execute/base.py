@@ -63,6 +63,11 @@ class Games(Protocol):
         """Games not handed out yet (at most)."""
         ...
 
+    def newcomers(self) -> Sequence[BotSpec]:
+        """Bots that entered the field while the games run, in order (only ever longer:
+        an executor sends each worker those after the ones it sent before)."""
+        ...
+
 
 class Executor(Protocol):
     """Plays games somewhere and hands back each one as it finishes, its replay written."""

@@ -329,6 +329,12 @@ class DaskExecutor:
             size = sizer.size(len(queue) + games.left(), self._threads())
             if len(queue) < size:
                 queue.extend(games.take(size - len(queue)))
+            if games.newcomers():
+                raise ClusterError(
+                    "a bot entered the field while the games play on a Dask cluster, whose "
+                    "workers checked their bots before the first game: play such a league "
+                    "on this machine (--jobs)"
+                )
             if not queue:
                 return False  # nothing may start until a running game finishes
             batch = [queue.popleft() for _ in range(min(size, len(queue)))]

@@ -19,6 +19,7 @@ from typing import Any, cast
 
 from arena.bots.process import kill_all, spawn_worker, sweep_scratch
 from arena.bots.sandbox import become_subreaper
+from arena.bots.spec import BotSpec
 from arena.execute.base import Games, Setup, WorkerDied
 from arena.execute.seats import PlayerFactory, Seats
 from arena.results.games import ScheduledGame
@@ -144,10 +145,14 @@ class _Workers:
     def play(self, games: Games, disabled: Mapping[str, str]) -> Iterator[Finished]:
         """The workers' finished games, a table at a time as each comes back."""
         queued = dict.fromkeys(range(len(self.pipes)), 0)
+        #: The newcomers each worker has been sent (the field's changes reach it once).
+        told = dict.fromkeys(range(len(self.pipes)), 0)
         while True:
             for index, count in queued.items():
                 while count < QUEUED_PER_WORKER and (table := games.take_table(TABLE_TASK)):
-                    self._send(index, (table, dict(disabled)))
+                    newcomers = games.newcomers()
+                    self._send(index, (table, dict(disabled), newcomers[told[index] :]))
+                    told[index] = len(newcomers)
                     count += 1
                 queued[index] = count
             busy = [self.pipes[index] for index, count in queued.items() if count]
@@ -280,14 +285,23 @@ class Worker:
         return finished
 
     def play_table(
-        self, games: Sequence[ScheduledGame], disabled: Mapping[str, str]
+        self,
+        games: Sequence[ScheduledGame],
+        disabled: Mapping[str, str],
+        newcomers: Sequence[BotSpec],
     ) -> list[Finished]:
-        """Play one task's games (a table's, or part of one)."""
+        """Play one task's games (a table's, or part of one), after taking the bots that
+        entered the field since the last task."""
+        self.seats.learn(newcomers)
         return [self.play(game, disabled) for game in games]
 
     def play_here(self, games: Games, disabled: Mapping[str, str]) -> Iterator[Finished]:
         """Play ``games`` one at a time in this process, each handed back as it ends."""
+        told = 0
         while batch := games.take(1):
+            newcomers = games.newcomers()
+            self.seats.learn(newcomers[told:])
+            told = len(newcomers)
             yield self.play(batch[0], dict(disabled))
 
     def close(self) -> None:

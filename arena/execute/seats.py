@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -82,6 +82,12 @@ class Seats:
             self.started += 1
         self.players[name] = player  # now the most recently used
         return player
+
+    def learn(self, specs: Sequence[BotSpec]) -> None:
+        """Take bots that entered the field after this worker started (a later spec of a
+        name wins)."""
+        for spec in specs:
+            self.specs[spec.name] = spec
 
     def _process(self, spec: BotSpec) -> ClosablePlayer:
         """A bot's process, started at its first message."""

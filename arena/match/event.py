@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from arena.bots.spec import BotSpec
 from arena.events.event import common_key
 from arena.events.feed import Feed
-from arena.events.schedule import Plan
+from arena.events.schedule import Plan, ScheduleError
 from arena.game import Rules
 from arena.match.result import MatchTest
 from arena.match.schedule import MatchDesign, MatchIds, MatchSchedule
@@ -73,6 +73,14 @@ class MatchEvent:
             ScheduleError: as :meth:`strategy`.
         """
         return self.strategy().plan()
+
+    def with_bots(self, bots: tuple[BotSpec, ...]) -> MatchEvent:
+        """A match keeps its bots.
+
+        Raises:
+            ScheduleError: always.
+        """
+        raise ScheduleError("a match keeps its bots: NEW, BASE and the opponents it began with")
 
     def open_tables(self) -> tuple[int, int]:
         """Two rounds' tables: a round is made while the one before plays (it waits for

@@ -238,13 +238,26 @@ class Store:
             store._check_same(config, bots, growable, kind)
             if store.meta("schema_version") == 1:
                 store._migrate_v1()
-            if "bots" in growable:
-                store._join(bots, environment)
-            changed = {key: config.get(key) for key in growable}
-            stored = store.meta("config")
-            if any(stored.get(key) != value for key, value in changed.items()):
-                store.set_meta("config", {**stored, **changed})
+            store.grow(config, bots, environment, growable)
         return store
+
+    def grow(
+        self,
+        config: dict[str, Any],
+        bots: Sequence[BotRecord],
+        environment: Environment,
+        growable: Collection[str],
+    ) -> None:
+        """Take what a rerun (or a field change at a round boundary) may change: the keys
+        of ``config`` in ``growable`` are stored anew, and where ``bots`` is one of them,
+        newcomers enter at the default rating, bots no longer given retire and bots given
+        again come back."""
+        if "bots" in growable:
+            self._join(bots, environment)
+        changed = {key: config.get(key) for key in growable}
+        stored = self.meta("config")
+        if any(stored.get(key) != value for key, value in changed.items()):
+            self.set_meta("config", {**stored, **changed})
 
     def _check_same(
         self,
@@ -286,12 +299,18 @@ class Store:
         longer given retire (their rows stay), bots given again come back."""
         present = {bot.name for bot in bots}
         known = {row[0] for row in self.db.execute("SELECT name FROM bots")}
+        newcomers = [bot for bot in bots if bot.name not in known]
         with self._transaction():
-            _enter(self.db, [bot for bot in bots if bot.name not in known], environment)
+            _enter(self.db, newcomers, environment)
             self.db.executemany(
                 "UPDATE bots SET retired = ? WHERE name = ?",
                 [(int(name not in present), name) for name in known],
             )
+        commit = self._commit
+        if commit is not None and newcomers:  # entered while games are rated: rate them too
+            with commit.lock:
+                for bot in newcomers:
+                    commit.ledger.standings[bot.name] = Standing(environment.mu, environment.sigma)
 
     def bots(self) -> list[BotRecord]:
         """Every bot ever entered, in the order they were."""
@@ -724,6 +743,11 @@ class Store:
         """Mark a bot disabled (its remaining games are forfeits)."""
         with self._transaction():
             self.db.execute("UPDATE bots SET disabled_reason = ? WHERE name = ?", (reason, bot))
+
+    def enable(self, bot: str) -> None:
+        """A disabled bot plays again (the games it forfeited stay as they were)."""
+        with self._transaction():
+            self.db.execute("UPDATE bots SET disabled_reason = NULL WHERE name = ?", (bot,))
 
     def check(self, *, full: bool) -> None:
         """Refuse a damaged ``results.sqlite``.

@@ -131,6 +131,18 @@ class TournamentEvent:
         """
         return self.strategy().plan()
 
+    def with_bots(self, bots: tuple[BotSpec, ...]) -> TournamentEvent:
+        """A league with another field (see :class:`arena.events.field.FieldSource`).
+
+        Raises:
+            ScheduleError: for a round-robin, which keeps its field.
+        """
+        if "bots" not in self.growable():
+            raise ScheduleError(
+                "a round-robin keeps its field: bots enter and retire in a sampled or swiss league"
+            )
+        return replace(self, bots=bots)
+
     def open_tables(self) -> tuple[int, int]:
         """The tables whose games may be played at once, and the games of one table.
 
