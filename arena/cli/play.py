@@ -8,11 +8,10 @@ import sys
 from collections.abc import Sequence
 from contextlib import nullcontext
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import click
 
-from arena.bots.sandbox import SandboxRequest
 from arena.bots.spec import BotSpec, build_bot
 from arena.cli.common import (
     command,
@@ -21,10 +20,8 @@ from arena.cli.common import (
     sandbox_options,
 )
 from arena.execute.game import play_one
-from arena.files import check_makeable
 from arena.game.rules import Rules, rules_from
-from arena.human.seats import HumanSeat, check_people, default_replay, parse_seats
-from arena.protocol import Limits
+from arena.human.seats import HumanSeat, PlayFlags, resolve_play
 from arena.referee import GameResult, Player, write_replay
 from arena.report.narrate import narrate, result_line
 from arena.simulate import random_game
@@ -116,23 +113,7 @@ def simulate(
     help="With --web: open the pages in this machine's browser, where it has a display "
     "(default: open).",
 )
-def play(
-    bots: Sequence[str],
-    seed: int | None,
-    replay_path: Path | None,
-    log_dir: Path | None,
-    rules: Sequence[str],
-    move_ms: int | None,
-    bank_ms: int | None,
-    startup_ms: int | None,
-    required: str,
-    no_sandbox: bool,
-    limits: Sequence[str],
-    quiet: bool,
-    web: bool,
-    port: int | None,
-    open_pages: bool | None,
-) -> None:
+def play(quiet: bool, **given: Any) -> None:
     """Play one game between bots, narrated trick by trick, or sit at the table yourself.
 
     A BOT is NAME=COMMAND, a COMMAND (its name derived from the file), or a
@@ -150,29 +131,17 @@ def play(
         arena play human sample_bots/python/greedy_bot.py sample_bots/c/random_bot
         arena play human:ann human:bob sample_bots/python/greedy_bot.py --web
     """
-    if len(bots) < 2:
-        raise click.UsageError("a game needs at least 2 bots")
-    seats = parse_seats(list(bots))
-    people = check_people(seats, web=web, port=port, open_pages=open_pages)
-    specs = [seat for seat in seats if isinstance(seat, BotSpec)]
-    game_seats = "the number of players is the number of bots given"
-    game_rules = rules_from(rules, players=len(seats), seats=game_seats)
-    timing = Limits.given(startup_ms=startup_ms, move_ms=move_ms, bank_ms=bank_ms)
-    request = SandboxRequest.parse(required, no_sandbox, limits)
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
-    game_id = f"play-{seed}"
-    if replay_path is None and people:
-        replay_path = default_replay(game_id)
-    _check_outputs(replay_path, log_dir)
-    sandbox = request.capabilities()
-    for spec in specs:
-        build_bot(spec)
+    settings = resolve_play(PlayFlags(**given))
+    seats, people, web = settings.seats, settings.people, settings.web
+    sandbox = settings.sandbox.capabilities()
+    for seat in seats:
+        if isinstance(seat, BotSpec):
+            build_bot(seat)
     layers = list(sandbox.layers) if sandbox is not None else []
     if people:  # the terminal's and the web server's code, only for a person at the table
         from arena.human.table import People  # noqa: PLC0415
     table = (
-        People(people, web=web, port=port or 0, open_pages=open_pages is not False, say=click.echo)
+        People(people, web=web, port=settings.port, open_pages=settings.open_pages, say=click.echo)
         if people
         else None
     )
@@ -184,17 +153,18 @@ def play(
         try:
             result = play_one(
                 players,
-                game_rules,
-                seed=seed,
-                game_id=game_id,
-                limits=timing,
+                settings.rules,
+                seed=settings.seed,
+                game_id=settings.game_id,
+                limits=settings.limits,
                 sandbox=sandbox,
-                log_dir=log_dir,
-                resources=dict(request.resources),
+                log_dir=settings.log_dir,
+                resources=dict(settings.sandbox.resources),
             )
         except KeyboardInterrupt:  # a second Ctrl-C at a table with people: stop at once
             click.echo("Stopped: the game was not finished, and no replay was written.")
             sys.exit(130)
+        seed, replay_path = settings.seed, settings.replay_path
         unwritten = _write_replay(replay_path, result)
         if not quiet and table is None:
             _narrate(result, seed, layers)
@@ -209,18 +179,6 @@ def play(
             table.finish(result)
     if table is not None and table.interrupted:
         sys.exit(130)
-
-
-def _check_outputs(replay_path: Path | None, log_dir: Path | None) -> None:
-    """Before the game: its replay and logs must have a place to go.
-
-    Raises:
-        ArenaError: naming the one that cannot be made.
-    """
-    if replay_path is not None:
-        check_makeable(replay_path, "--replay", folder=False)
-    if log_dir is not None:
-        check_makeable(log_dir, "--logs", folder=True)
 
 
 def _write_replay(replay_path: Path | None, result: GameResult) -> str | None:
