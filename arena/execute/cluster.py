@@ -573,6 +573,11 @@ class _Run:
             seats.close()
 
 
+# Module-level on purpose: a Dask worker runs each batch as a plain function call in a
+# process of its own, and the bots must outlive the call (a run's bots are started once
+# per worker thread, not per batch); the worker process is the only thing the batches
+# share, so the runs it serves live here, guarded by _RUNS_LOCK, and are reaped when idle.
+#: The runs this worker process serves, by their coordinator's token.
 _RUNS: dict[str, _Run] = {}
 #: Tournaments their coordinator closed: a batch of theirs still queued plays nothing.
 _CLOSED: set[str] = set()
