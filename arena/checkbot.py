@@ -150,47 +150,89 @@ RULE_VARIANTS: tuple[tuple[str, JSON], ...] = (
 )
 
 
-def check_bot(spec: BotSpec, limits: Limits, *, games: int = 20, seed: int = 1) -> Iterator[Check]:
-    """Run every check against the bot, yielding each result as it is known."""
-    player = ProcessPlayer(spec, limits)
-    bot = _Recorder(player)
-    played = 0
-    all_faults: list[Fault] = []
+#: What a hand-built situation looks for in one request: its legal moves and its action.
+_Wanted = Callable[[list[str], str], bool]
 
-    def game(rules: Rules, decks: DeckSource | None = None) -> GameResult:
-        nonlocal played
-        played += 1
+
+def _situations() -> list[tuple[str, JSON, DeckSource, _Wanted]]:
+    """The hand-built situations: a label, the rule options, the deals that make the
+    situation, and how to tell that the bot was asked in it."""
+    return [
+        ("dog: knocks or plays", {}, _dog_decks(), lambda legal, a: "knock" in legal),
+        (
+            "blind dog: plays unseen",
+            {"blind_dog": True},
+            _dog_decks(),
+            lambda legal, a: "blind" in legal,
+        ),
+        (
+            "face-up dog",
+            {"upside_dog": True},
+            _dog_decks(),
+            lambda legal, a: "knock" in legal,
+        ),
+        (
+            "no_picture declaration",
+            {"no_picture": True},
+            _no_picture_decks(),
+            lambda legal, a: a == "no_picture",
+        ),
+    ]
+
+
+class _Session:
+    """The games the bot plays for one report, in one process, each with a seed of its own."""
+
+    def __init__(self, player: ProcessPlayer, limits: Limits, seed: int) -> None:
+        self.player = player
+        self.bot = _Recorder(player)
+        self.limits = limits
+        self.seed = seed
+        self.played = 0
+        #: The bot's fault in each game it faulted in.
+        self.faults: list[Fault] = []
+
+    def game(self, rules: Rules, decks: DeckSource | None = None) -> GameResult:
+        """Play one game with the bot as seat 0 and random opponents that name spades."""
+        self.played += 1
         opponents: list[Player] = [_TrumpSpades(f"opponent{s}") for s in range(1, rules.players)]
         result = play_game(
-            [bot, *opponents],
+            [self.bot, *opponents],
             rules,
-            seed=seed * 1000 + played,
-            game_id=f"check-{seed}-{played}",
-            limits=limits,
+            seed=self.seed * 1000 + self.played,
+            game_id=f"check-{self.seed}-{self.played}",
+            limits=self.limits,
             decks=decks,
         )
         if 0 in result.faults:
-            all_faults.append(result.faults[0])
+            self.faults.append(result.faults[0])
         return result
 
-    def fault_text(result: GameResult) -> str:
-        fault = result.faults.get(0)
-        return "" if fault is None else f"{fault.kind.value}: {fault.detail}"
 
+def _fault_text(result: GameResult) -> str:
+    """The bot's fault in a game, as the report says it ("": none)."""
+    fault = result.faults.get(0)
+    return "" if fault is None else f"{fault.kind.value}: {fault.detail}"
+
+
+def check_bot(spec: BotSpec, limits: Limits, *, games: int = 20, seed: int = 1) -> Iterator[Check]:
+    """Run every check against the bot, yielding each result as it is known."""
+    player = ProcessPlayer(spec, limits)
+    session = _Session(player, limits, seed)
     try:
-        first = game(Rules())
+        first = session.game(Rules())
         handshake = player.ready is not None
         yield Check(
             "handshake",
             handshake,
-            f"ready as {player.ready.get('name')!r}" if player.ready else fault_text(first),
+            f"ready as {player.ready.get('name')!r}" if player.ready else _fault_text(first),
         )
         if not handshake:
             return
         silent = first.faults.get(0)
-        if silent is not None and silent.kind is FaultKind.TIMEOUT and not bot.asked:
+        if silent is not None and silent.kind is FaultKind.TIMEOUT and not session.bot.asked:
             # Every other check needs answers: a bot that gives none fails now, not in minutes.
-            asked = bot.waiting or {}
+            asked = session.bot.waiting or {}
             yield Check(
                 "answers requests",
                 False,
@@ -199,68 +241,62 @@ def check_bot(spec: BotSpec, limits: Limits, *, games: int = 20, seed: int = 1) 
                 f"{limits.bank_ms} ms of bank; the other checks need answers",
             )
         else:
-            yield Check("plays a standard game", 0 not in first.faults, fault_text(first))
-
+            yield Check("plays a standard game", 0 not in first.faults, _fault_text(first))
             for label, options in RULE_VARIANTS:
-                result = game(Rules.from_dict(options))
-                yield Check(f"rules: {label}", 0 not in result.faults, fault_text(result))
-
-            situations: list[tuple[str, JSON, DeckSource, Callable[[list[str], str], bool]]] = [
-                ("dog: knocks or plays", {}, _dog_decks(), lambda legal, a: "knock" in legal),
-                (
-                    "blind dog: plays unseen",
-                    {"blind_dog": True},
-                    _dog_decks(),
-                    lambda legal, a: "blind" in legal,
-                ),
-                (
-                    "face-up dog",
-                    {"upside_dog": True},
-                    _dog_decks(),
-                    lambda legal, a: "knock" in legal,
-                ),
-                (
-                    "no_picture declaration",
-                    {"no_picture": True},
-                    _no_picture_decks(),
-                    lambda legal, a: a == "no_picture",
-                ),
-            ]
-            for label, options, decks, wanted in situations:
-                before = len(bot.asked)
-                result = game(Rules.from_dict(options), decks)
-                reached = any(wanted(legal, action) for action, legal, _ in bot.asked[before:])
-                if 0 in result.faults:
-                    yield Check(label, False, fault_text(result))
-                else:
-                    yield Check(label, reached, "" if reached else "the situation was not reached")
-
-            starts = player.starts
-            faults: list[str] = []
-            for _ in range(games):
-                result = game(Rules())
-                if 0 in result.faults:
-                    faults.append(fault_text(result))
-            restarted = player.starts - starts
-            yield Check(
-                f"survives {games} games in one process",
-                not faults and restarted == 0,
-                faults[0] if faults else f"restarted {restarted} times" if restarted else "",
-            )
-            for kind, label in (
-                (FaultKind.TIMEOUT, "answers in time"),
-                (FaultKind.ILLEGAL, "only legal moves"),
-                (FaultKind.MALFORMED, "well-formed replies with the right ids"),
-                (FaultKind.CRASH, "never crashes"),
-            ):
-                bad = [f.detail for f in all_faults if f.kind is kind]
-                summary = f"{len(bot.asked)} requests in {played} games"
-                if kind is FaultKind.TIMEOUT:
-                    summary += f", slowest {bot.slowest_ms:.1f} ms (limit {limits.move_ms} ms)"
-                yield Check(label, not bad, f"{len(bad)} faults, e.g. {bad[0]}" if bad else summary)
+                result = session.game(Rules.from_dict(options))
+                yield Check(f"rules: {label}", 0 not in result.faults, _fault_text(result))
+            yield from _situation_checks(session)
+            yield _endurance_check(session, games)
+            yield from _fault_checks(session)
     finally:
         status = player.close()
     yield _exits_on_bye(player, status)
+
+
+def _situation_checks(session: _Session) -> Iterator[Check]:
+    """Whether the bot plays through each hand-built situation and was asked in it."""
+    bot = session.bot
+    for label, options, decks, wanted in _situations():
+        before = len(bot.asked)
+        result = session.game(Rules.from_dict(options), decks)
+        reached = any(wanted(legal, action) for action, legal, _ in bot.asked[before:])
+        if 0 in result.faults:
+            yield Check(label, False, _fault_text(result))
+        else:
+            yield Check(label, reached, "" if reached else "the situation was not reached")
+
+
+def _endurance_check(session: _Session, games: int) -> Check:
+    """Whether the bot plays ``games`` standard games more without a fault or a restart."""
+    player = session.player
+    starts = player.starts
+    faults: list[str] = []
+    for _ in range(games):
+        result = session.game(Rules())
+        if 0 in result.faults:
+            faults.append(_fault_text(result))
+    restarted = player.starts - starts
+    return Check(
+        f"survives {games} games in one process",
+        not faults and restarted == 0,
+        faults[0] if faults else f"restarted {restarted} times" if restarted else "",
+    )
+
+
+def _fault_checks(session: _Session) -> Iterator[Check]:
+    """A check for each kind of fault, over every game the session played."""
+    bot, limits = session.bot, session.limits
+    for kind, label in (
+        (FaultKind.TIMEOUT, "answers in time"),
+        (FaultKind.ILLEGAL, "only legal moves"),
+        (FaultKind.MALFORMED, "well-formed replies with the right ids"),
+        (FaultKind.CRASH, "never crashes"),
+    ):
+        bad = [f.detail for f in session.faults if f.kind is kind]
+        summary = f"{len(bot.asked)} requests in {session.played} games"
+        if kind is FaultKind.TIMEOUT:
+            summary += f", slowest {bot.slowest_ms:.1f} ms (limit {limits.move_ms} ms)"
+        yield Check(label, not bad, f"{len(bad)} faults, e.g. {bad[0]}" if bad else summary)
 
 
 def _exits_on_bye(player: ProcessPlayer, status: int | None) -> Check:

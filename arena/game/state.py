@@ -374,22 +374,17 @@ class GameState:
         state.rules = rules
         state.n = n
         state.decks = decks
-        state.game_id = ""
-        state.record = False
-        state.log = []
+        state._clear_extras()
         state.statuses = list(statuses)
         state.blind = list(blind)
         state.had_dog = list(had_dog)
         state.out_hand = list(out_hand)
-        state.faults = {}
         state.zero_event = zero_event
         state.hand = hand
         state.hand_size = HANDS + 1 - hand
         state.horizon = horizon
         state.deals = deals
         state.cuts = cuts
-        state.redeals = 0
-        state.chooser = None
         state.dealer = dealer
         state.trump = SUIT_CHARS.index(trump)
         state.turn_up = turn_up
@@ -402,32 +397,25 @@ class GameState:
         state.trick = [(seat, card) for seat, card in trick]
         state.trick_no = sum(tricks) + 1
         state.rotations = _rotations(n)
-        acted = {seat for seat, _ in state.trick}
-        state.order = [s for s in state.rotations[trick_leader] if state.hands[s] or s in acted]
-        if to_act not in state.order or not state.hands[to_act]:
-            raise ValueError(f"seat {to_act} holds no card to play in this trick")
-        state.turn = state.order.index(to_act)
-        state.first_leader = trick_leader
-        state.led = CARD_INDEX[state.trick[0][1]] & 3 if state.trick else -1
-        state.best = -1
-        state.best_seat = -1
-        for seat, card in state.trick:
-            index = CARD_INDEX[card]
-            best = state.best
-            if (
-                best < 0
-                or (index & 3 == best & 3 and index > best)
-                or (index & 3 == state.trump and best & 3 != state.trump)
-            ):
-                state.best = index
-                state.best_seat = seat
+        state._resume_trick(trick_leader, to_act)
         state.trump_played = any(CARD_INDEX[card] & 3 == state.trump for _, card in state.played)
-        state.declaring = ""
-        state.declarers = []
-        state.placements = None
-        state.winner = None
         state._ask_play(to_act)
         return state
+
+    def _clear_extras(self) -> None:
+        """Empty what a game built by :meth:`from_position` starts without: no game id and
+        no log (it records nothing: it is for simulation), no faults, no redeals, no seat to
+        name trumps, no declaration under way, no placements and no winner."""
+        self.game_id = ""
+        self.record = False
+        self.log = []
+        self.faults = {}
+        self.redeals = 0
+        self.chooser = None
+        self.declaring = ""
+        self.declarers = []
+        self.placements = None
+        self.winner = None
 
     def copy(self, *, record: bool = False) -> GameState:
         """An independent copy for simulation; by default it keeps no log.
@@ -627,6 +615,36 @@ class GameState:
         self.best = -1
         self.best_seat = -1
         self._ask_play(self.order[0])
+
+    def _resume_trick(self, leader: int, to_act: int) -> None:
+        """Take up the trick on the table (``trick``, set) as :meth:`from_position` is told
+        it: the seats that have a turn in it, from ``leader`` on, whose turn it is
+        (``to_act``), the suit led and the best card so far.
+
+        Needs ``hands``, ``trump`` and ``rotations`` set too.
+
+        Raises:
+            ValueError: when ``to_act`` holds no card to play in this trick.
+        """
+        acted = {seat for seat, _ in self.trick}
+        self.order = [s for s in self.rotations[leader] if self.hands[s] or s in acted]
+        if to_act not in self.order or not self.hands[to_act]:
+            raise ValueError(f"seat {to_act} holds no card to play in this trick")
+        self.turn = self.order.index(to_act)
+        self.first_leader = leader
+        self.led = CARD_INDEX[self.trick[0][1]] & 3 if self.trick else -1
+        self.best = -1
+        self.best_seat = -1
+        for seat, card in self.trick:
+            index = CARD_INDEX[card]
+            best = self.best
+            if (
+                best < 0
+                or (index & 3 == best & 3 and index > best)
+                or (index & 3 == self.trump and best & 3 != self.trump)
+            ):
+                self.best = index
+                self.best_seat = seat
 
     def _ask_play(self, seat: int) -> None:
         """Set the pending decision of ``seat``, the next to act in the current trick."""

@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import parse_qs, urlsplit
 
 from arena.errors import ArenaError
@@ -234,101 +234,116 @@ class _Quiet(ThreadingHTTPServer):
         """Nothing: the person's terminal is not a server log, and the page asks again."""
 
 
+class _SeatHandler(BaseHTTPRequestHandler):
+    """The requests of one person's page, at ``front`` of ``table``.
+
+    Each server is given a subclass of its own (:func:`_handler_for`) that sets the
+    two: a server makes a new handler of its class for each request and hands it
+    nothing else.
+    """
+
+    table: ClassVar[TableServer]
+    front: ClassVar[WebFront]
+    server_version = "arena-table"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: the person's terminal is not a server log."""
+
+    def do_GET(self) -> None:
+        self._route("GET")
+
+    def do_POST(self) -> None:
+        self._route("POST")
+
+    def _route(self, method: str) -> None:
+        port = self.table.port(self.front)
+        hosts = {f"{HOST}:{port}", f"localhost:{port}"}
+        if port == 80:  # a browser leaves the default port out of Host
+            hosts |= {HOST, "localhost"}
+        if self.headers.get("Host") not in hosts:
+            self._send(HTTPStatus.FORBIDDEN, {"problem": "unknown host"})
+            return
+        url = urlsplit(self.path)
+        parts = url.path.strip("/").split("/")
+        if len(parts) < 2 or parts[0] != "seat" or parts[1] != self.front.token:
+            self._send(HTTPStatus.NOT_FOUND, {"problem": "no such seat: use your own link"})
+            return
+        action = parts[2] if len(parts) > 2 else ""
+        routes: dict[tuple[str, str], Callable[[WebFront, str], None]] = {
+            ("GET", ""): self._page,
+            ("GET", "state"): self._state,
+            ("POST", "move"): self._move,
+            ("POST", "leave"): self._leave,
+        }
+        handler = routes.get((method, action))
+        if handler is None:
+            self._send(HTTPStatus.NOT_FOUND, {"problem": f"no {method} {action}"})
+            return
+        handler(self.front, url.query)
+
+    def _page(self, front: WebFront, query: str) -> None:
+        body = table_page(front.name).encode("utf-8")
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _state(self, front: WebFront, query: str) -> None:
+        since = _number(parse_qs(query).get("since", ["0"])[0])
+        self._send(HTTPStatus.OK, front.state(since))
+
+    def _move(self, front: WebFront, query: str) -> None:
+        body = self._json()
+        entry = body.get("entry") if isinstance(body, dict) else None
+        if not isinstance(entry, str) or "id" not in body:
+            usage = 'send {"entry": "...", "id": REQUEST_ID} as JSON'
+            self._send(HTTPStatus.BAD_REQUEST, {"problem": usage})
+            return
+        refused = front.enter(entry, body["id"])
+        if refused is not None:
+            self._send(HTTPStatus.CONFLICT, {"problem": refused})
+            return
+        self._send(HTTPStatus.OK, {"ok": True})
+
+    def _leave(self, front: WebFront, query: str) -> None:
+        if self._json() is None:
+            self._send(HTTPStatus.BAD_REQUEST, {"problem": "send {} as JSON"})
+            return
+        front.leave()
+        self._send(HTTPStatus.OK, {"ok": True})
+
+    def _json(self) -> Any:
+        """The request's JSON body, or None when it is not JSON (or too large)."""
+        if self.headers.get_content_type() != "application/json":
+            return None
+        length = _number(self.headers.get("Content-Length") or "0")
+        if not 0 < length <= MAX_BODY:
+            return None
+        try:
+            return json.loads(self.rfile.read(length))
+        except ValueError:
+            return None
+
+    def _send(self, status: HTTPStatus, value: JSON) -> None:
+        body = json.dumps(value, separators=(",", ":")).encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+
 def _handler_for(table: TableServer, front: WebFront) -> type[BaseHTTPRequestHandler]:
     """The request handler class of ``front``'s server at ``table``."""
 
-    class Handler(BaseHTTPRequestHandler):
-        server_version = "arena-table"
+    class Handler(_SeatHandler):
+        """The handler of ``front``'s page."""
 
-        def log_message(self, format: str, *args: Any) -> None:
-            """Quiet: the person's terminal is not a server log."""
-
-        def do_GET(self) -> None:
-            self._route("GET")
-
-        def do_POST(self) -> None:
-            self._route("POST")
-
-        def _route(self, method: str) -> None:
-            port = table.port(front)
-            hosts = {f"{HOST}:{port}", f"localhost:{port}"}
-            if port == 80:  # a browser leaves the default port out of Host
-                hosts |= {HOST, "localhost"}
-            if self.headers.get("Host") not in hosts:
-                self._send(HTTPStatus.FORBIDDEN, {"problem": "unknown host"})
-                return
-            url = urlsplit(self.path)
-            parts = url.path.strip("/").split("/")
-            if len(parts) < 2 or parts[0] != "seat" or parts[1] != front.token:
-                self._send(HTTPStatus.NOT_FOUND, {"problem": "no such seat: use your own link"})
-                return
-            action = parts[2] if len(parts) > 2 else ""
-            routes: dict[tuple[str, str], Callable[[WebFront, str], None]] = {
-                ("GET", ""): self._page,
-                ("GET", "state"): self._state,
-                ("POST", "move"): self._move,
-                ("POST", "leave"): self._leave,
-            }
-            handler = routes.get((method, action))
-            if handler is None:
-                self._send(HTTPStatus.NOT_FOUND, {"problem": f"no {method} {action}"})
-                return
-            handler(front, url.query)
-
-        def _page(self, front: WebFront, query: str) -> None:
-            body = table_page(front.name).encode("utf-8")
-            self.send_response(HTTPStatus.OK)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
-            self.end_headers()
-            self.wfile.write(body)
-
-        def _state(self, front: WebFront, query: str) -> None:
-            since = _number(parse_qs(query).get("since", ["0"])[0])
-            self._send(HTTPStatus.OK, front.state(since))
-
-        def _move(self, front: WebFront, query: str) -> None:
-            body = self._json()
-            entry = body.get("entry") if isinstance(body, dict) else None
-            if not isinstance(entry, str) or "id" not in body:
-                usage = 'send {"entry": "...", "id": REQUEST_ID} as JSON'
-                self._send(HTTPStatus.BAD_REQUEST, {"problem": usage})
-                return
-            refused = front.enter(entry, body["id"])
-            if refused is not None:
-                self._send(HTTPStatus.CONFLICT, {"problem": refused})
-                return
-            self._send(HTTPStatus.OK, {"ok": True})
-
-        def _leave(self, front: WebFront, query: str) -> None:
-            if self._json() is None:
-                self._send(HTTPStatus.BAD_REQUEST, {"problem": "send {} as JSON"})
-                return
-            front.leave()
-            self._send(HTTPStatus.OK, {"ok": True})
-
-        def _json(self) -> Any:
-            """The request's JSON body, or None when it is not JSON (or too large)."""
-            if self.headers.get_content_type() != "application/json":
-                return None
-            length = _number(self.headers.get("Content-Length") or "0")
-            if not 0 < length <= MAX_BODY:
-                return None
-            try:
-                return json.loads(self.rfile.read(length))
-            except ValueError:
-                return None
-
-        def _send(self, status: HTTPStatus, value: JSON) -> None:
-            body = json.dumps(value, separators=(",", ":")).encode("utf-8")
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
-            self.end_headers()
-            self.wfile.write(body)
-
+    Handler.table = table
+    Handler.front = front
     return Handler
 
 

@@ -177,25 +177,46 @@ def games_section(
     if not games:
         return "<p>No game has finished yet.</p>", []
     bots = sorted({seat["bot"] for game in games for seat in game["seats"]})
-    number = {bot: index for index, bot in enumerate(bots)}
+    wanted = chosen(games, max_replays)
+    replays, damaged, stripped = _load_replays(wanted, folder)
+    notices = _replay_notices(damaged, len(wanted), stripped)
+    why_fewer = [
+        *(["arena report --max-replays sets how many"] if len(wanted) < len(games) else []),
+        *([f"{len(damaged)} could not be read"] if damaged else []),
+    ]
+    count = (
+        f"{len(replays)} of the {len(games)} ({'; '.join(why_fewer)})"
+        if why_fewer
+        else f"all {len(games)}"
+    )
+    intro = (
+        f"<p>Choose a game to watch it below; the replays of {count} finished games are "
+        "in this page. Click a column's heading to sort by it.</p>"
+    )
+    data = _game_list(games, bots)
+    html = (
+        f"<style>{GAMES_CSS}</style>\n{intro}\n{GAMES_HTML}\n{viewer_parts(replays, damaged)}\n"
+        f"{json_script('game-list', data)}\n<script>{asset('games.js')}</script>"
+    )
+    return html, notices
+
+
+def _load_replays(
+    wanted: list[dict[str, Any]], folder: Path
+) -> tuple[dict[str, str], dict[str, str], int]:
+    """The packed replays of ``wanted`` by game id, why each unreadable one could not be
+    read (by game id), and in how many the bots' stderr lines were left out.
+
+    The stderr lines kept with the moves go in while the report's share of
+    :data:`REPORT_LOG_CHARS` lasts; later games' replays go in without them.
+    """
     replays: dict[str, str] = {}
     damaged: dict[str, str] = {}
     inside = folder.resolve()
-    wanted = chosen(games, max_replays)
     logs_left = REPORT_LOG_CHARS
     stripped = 0
     for game in wanted:
-        path = (inside / game["replay"]).resolve()
-        try:
-            if not path.is_relative_to(inside):  # only a damaged store could say so
-                raise ValueError(f"{game['replay']} is not in {folder}")
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            problem: str | None = "missing"
-        except (OSError, ValueError) as error:
-            problem = str(error)
-        else:
-            problem = replay_problem(text)
+        text, problem = _read_replay(folder, inside, game["replay"])
         if problem:  # the viewer says in words why it cannot show the game
             damaged[game["id"]] = problem
             continue
@@ -207,10 +228,32 @@ def games_section(
             else:
                 logs_left -= size
         replays[game["id"]] = pack(text)
+    return replays, damaged, stripped
+
+
+def _read_replay(folder: Path, inside: Path, name: str) -> tuple[str, str | None]:
+    """The text of the replay file ``name`` of the results ``folder`` (``inside``: the
+    folder resolved) and what makes it unreadable, None when nothing does (the text is
+    empty when the file could not be read)."""
+    path = (inside / name).resolve()
+    try:
+        if not path.is_relative_to(inside):  # only a damaged store could say so
+            raise ValueError(f"{name} is not in {folder}")
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return "", "missing"
+    except (OSError, ValueError) as error:
+        return "", str(error)
+    return text, replay_problem(text)
+
+
+def _replay_notices(damaged: dict[str, str], wanted: int, stripped: int) -> list[str]:
+    """The notices for the report's top: the replays (of ``wanted``) that could not be
+    read, and the ``stripped`` ones whose bots' stderr lines were left out."""
     unreadable = [f"{game} ({problem})" for game, problem in damaged.items()]
     notices = (
         [
-            f"{len(unreadable)} of the {len(wanted)} replays could not be read (the viewer "
+            f"{len(unreadable)} of the {wanted} replays could not be read (the viewer "
             f"says so for each): {', '.join(unreadable[:3])}"
             + (f" and {len(unreadable) - 3} more" if len(unreadable) > 3 else "")
         ]
@@ -223,7 +266,13 @@ def games_section(
             f"keeps at most {REPORT_LOG_CHARS:,} characters of them (each replay file keeps "
             "its own: arena replay FOLDER --game ID --html shows them)"
         )
-    data = {
+    return notices
+
+
+def _game_list(games: Sequence[dict[str, Any]], bots: list[str]) -> dict[str, Any]:
+    """The games as the page's script lists them: each seat as its bot's index in ``bots``."""
+    number = {bot: index for index, bot in enumerate(bots)}
+    return {
         "bots": bots,
         "games": [
             {
@@ -239,24 +288,6 @@ def games_section(
             for game in games
         ],
     }
-    why_fewer = [
-        *(["arena report --max-replays sets how many"] if len(wanted) < len(games) else []),
-        *([f"{len(damaged)} could not be read"] if damaged else []),
-    ]
-    count = (
-        f"{len(replays)} of the {len(games)} ({'; '.join(why_fewer)})"
-        if why_fewer
-        else f"all {len(games)}"
-    )
-    intro = (
-        f"<p>Choose a game to watch it below; the replays of {count} finished games are "
-        "in this page. Click a column's heading to sort by it.</p>"
-    )
-    html = (
-        f"<style>{GAMES_CSS}</style>\n{intro}\n{GAMES_HTML}\n{viewer_parts(replays, damaged)}\n"
-        f"{json_script('game-list', data)}\n<script>{asset('games.js')}</script>"
-    )
-    return html, notices
 
 
 def chosen(games: Sequence[dict[str, Any]], limit: int) -> list[dict[str, Any]]:

@@ -246,21 +246,7 @@ def encode_history(records: Sequence[JSON], players: int, seat: int) -> npt.NDAr
                 raise IndexError(f"more than {DEALS} deals")
             trick = 0
             at = {name: base + start for name, start in part.items()}
-            for text in record["cards"]:
-                out[at["cards"] + CARD_INDEX[text]] = 1.0
-            out[at["hand"] + record["hand"] - 1] = 1.0
-            out[at["hand_size"] + record["hand_size"] - 1] = 1.0
-            out[at["dealer"] + rel(record["dealer"])] = 1.0
-            for who, status in enumerate(record["statuses"]):
-                out[at["statuses"] + rel(who) * 3 + STATUSES.index(status)] = 1.0
-            for who in record.get("blind", ()):
-                out[at["blind"] + rel(who)] = 1.0
-            if record["turn_up"]:
-                out[at["turn_up"] + CARD_INDEX[record["turn_up"]]] = 1.0
-            for who, text in record.get("dog_cards", {}).items():
-                out[at["dog_cards"] + rel(int(who)) * 52 + CARD_INDEX[text]] = 1.0
-            if chooser is not None:  # named at the end of the hand before
-                out[at["chooser"] + rel(chooser)] = 1.0
+            _write_deal(out, at, record, rel, chooser)
             continue
         if kind == "hand_end":
             chooser = record.get("chooser")
@@ -269,27 +255,78 @@ def encode_history(records: Sequence[JSON], players: int, seat: int) -> npt.NDAr
         if kind == "own":
             if record["move"] in ANSWERS:
                 out[at["answer"] + ANSWERS.index(record["move"])] = 1.0
-            continue
-        if kind != "event":
-            continue
-        event = record["event"]
-        if event == "trump":
-            out[at["trump"] + SUIT_CHARS.index(record["suit"])] = 1.0
-            if record["seat"] is not None:
-                out[at["chooser"] + rel(record["seat"])] = 1.0
-        elif event == "declare":
-            out[at["declared"] + DECLARED.index(record["what"])] = 1.0
-            for text in record["cards"]:
-                out[at["shown"] + rel(record["seat"]) * 52 + CARD_INDEX[text]] = 1.0
-        elif event == "play":
-            card = CARD_INDEX[record["card"]]
-            out[at["played"] + rel(record["seat"]) * 52 + card] = 1.0
-            out[at["trick_of"] + trick * 52 + card] = 1.0
-        elif event == "knock":
-            out[at["knocks"] + trick * n + rel(record["seat"])] = 1.0
-        elif event == "trick":
-            trick += 1
+        elif kind == "event":
+            trick = _write_event(out, at, record, rel, trick, n)
     return out
+
+
+def _write_deal(
+    out: npt.NDArray[np.float32],
+    at: dict[str, int],
+    record: JSON,
+    rel: Callable[[int], int],
+    chooser: int | None,
+) -> None:
+    """Write a deal's ``hand_start`` into its block of the history vector.
+
+    ``at``: where each fact of the block starts in ``out``; ``rel``: a seat
+    relative to the observer; ``chooser``: who names trumps, as the ``hand_end``
+    before the deal said (None: nobody yet, or the turned-up card).
+
+    Raises:
+        KeyError, ValueError, IndexError: for a record that is not a ``hand_start``.
+    """
+    for text in record["cards"]:
+        out[at["cards"] + CARD_INDEX[text]] = 1.0
+    out[at["hand"] + record["hand"] - 1] = 1.0
+    out[at["hand_size"] + record["hand_size"] - 1] = 1.0
+    out[at["dealer"] + rel(record["dealer"])] = 1.0
+    for who, status in enumerate(record["statuses"]):
+        out[at["statuses"] + rel(who) * 3 + STATUSES.index(status)] = 1.0
+    for who in record.get("blind", ()):
+        out[at["blind"] + rel(who)] = 1.0
+    if record["turn_up"]:
+        out[at["turn_up"] + CARD_INDEX[record["turn_up"]]] = 1.0
+    for who, text in record.get("dog_cards", {}).items():
+        out[at["dog_cards"] + rel(int(who)) * 52 + CARD_INDEX[text]] = 1.0
+    if chooser is not None:  # named at the end of the hand before
+        out[at["chooser"] + rel(chooser)] = 1.0
+
+
+def _write_event(
+    out: npt.NDArray[np.float32],
+    at: dict[str, int],
+    record: JSON,
+    rel: Callable[[int], int],
+    trick: int,
+    n: int,
+) -> int:
+    """Write one public event of the deal into its block and return the tricks completed
+    in the hand: ``trick``, or one more after a ``trick`` event.
+
+    ``at`` and ``rel`` are as for :func:`_write_deal`; ``n``: the number of players.
+
+    Raises:
+        KeyError, ValueError, IndexError: for a record that is not such an event.
+    """
+    event = record["event"]
+    if event == "trump":
+        out[at["trump"] + SUIT_CHARS.index(record["suit"])] = 1.0
+        if record["seat"] is not None:
+            out[at["chooser"] + rel(record["seat"])] = 1.0
+    elif event == "declare":
+        out[at["declared"] + DECLARED.index(record["what"])] = 1.0
+        for text in record["cards"]:
+            out[at["shown"] + rel(record["seat"]) * 52 + CARD_INDEX[text]] = 1.0
+    elif event == "play":
+        card = CARD_INDEX[record["card"]]
+        out[at["played"] + rel(record["seat"]) * 52 + card] = 1.0
+        out[at["trick_of"] + trick * 52 + card] = 1.0
+    elif event == "knock":
+        out[at["knocks"] + trick * n + rel(record["seat"])] = 1.0
+    elif event == "trick":
+        trick += 1
+    return trick
 
 
 def action_mask(legal: list[str] | None) -> npt.NDArray[np.int8]:
