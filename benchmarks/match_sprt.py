@@ -45,7 +45,7 @@ not NEW's Elo against BASE, and is not comparable with the copies' Elo.
 Games to a verdict count all 2K games of a field unit (BASE's must be
 played too).
 
-A game's score for a seat is :func:`arena.match.stats.seat_scores`'s. Each
+A game's score for a seat is :func:`arena.game.scoring.seat_scores`'s. Each
 game has its own game id (the bots seed their randomness from it and their
 seat). Every player is in-process (each bot module loaded once per seat, so
 copies of a seeded bot keep their own generator): the referee and the
@@ -118,7 +118,8 @@ from search_ab import BOTS, InProcess, load  # beside this file
 
 from arena.events.schedule import deal_set_seed
 from arena.game import Rules
-from arena.match.stats import Running, Sprt, Verdict, elo_of_score, seat_scores
+from arena.game.scoring import seat_scores
+from arena.match.stats import Running, Sprt, Verdict, elo_of_score
 from arena.protocol import Limits
 from arena.referee import play_game
 

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 import pytest
 
 from arena.events.schedule import Plan, ScheduleError, round_games
+from arena.game.scoring import seat_scores
 from arena.match.schedule import MatchDesign, MatchIds, MatchSchedule, sent_id
 from arena.match.stats import (
     MIN_UNITS,
@@ -25,7 +26,6 @@ from arena.match.stats import (
     Sprt,
     elo_of_score,
     score_of_elo,
-    seat_scores,
     unit_of_elo,
 )
 from arena.match.units import FinishedGame, Unit, Units

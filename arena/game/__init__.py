@@ -6,7 +6,8 @@ Start here to read the rules as code:
 - :mod:`arena.game.rules`: the rule options and their validation;
 - :mod:`arena.game.decks`: where shuffled decks come from;
 - :mod:`arena.game.state`: the engine, one game from cut to placements;
-- :mod:`arena.game.views`: what each seat may see.
+- :mod:`arena.game.views`: what each seat may see;
+- :mod:`arena.game.scoring`: a seat's score from a game's placements.
 """
 
 from arena.game.cards import Card, Rank, Suit, parse_card

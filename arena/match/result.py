@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.events.schedule import Standings
+from arena.game.scoring import seat_scores
 from arena.match.schedule import MatchDesign, copied_from
-from arena.match.stats import Estimate, Running, Sprt, Verdict, seat_scores
+from arena.match.stats import Estimate, Running, Sprt, Verdict
 from arena.match.units import Unit, Units
 from arena.results.store import Placed, Store
 

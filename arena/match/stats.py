@@ -3,10 +3,9 @@
 Pure functions and small accumulators, no IO: the runner feeds them the
 units of the finished prefix, in schedule order.
 
-**Score of a game.** With K seats, a seat placed p (competition numbering,
-1 = first) shares positions p .. p+t-1 with the t seats placed p; it scores
-``(K - q) / (K - 1)`` for q the mean of those positions, so a game's scores
-always sum to K/2 and the mean seat scores 1/2.
+**Score of a game.** A seat's score from the game's placements is a fact
+of the rules: :func:`arena.game.scoring.seat_scores` (a game's scores sum
+to K/2, the mean seat scores 1/2).
 
 **Unit.** One deal set, played in each of its K seat rotations:
 - without a field, NEW's mean score over the rotations minus 1/2 (BASE
@@ -45,7 +44,6 @@ limit that matters (many units). The bounds are Wald's: ``log(beta / (1 - alpha)
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -60,13 +58,6 @@ MAX_ELO = 2000
 Z95 = 1.959963984540054
 
 Verdict = Literal["H1", "H0", "continue"]
-
-
-def seat_scores(placements: Sequence[int]) -> list[float]:
-    """Each seat's score from a game's placements (competition numbering): see the module."""
-    k = len(placements)
-    shared = {place: placements.count(place) for place in set(placements)}
-    return [(k - (place + (shared[place] - 1) / 2)) / (k - 1) for place in placements]
 
 
 def score_of_elo(elo: float) -> float:

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
-from arena.match.stats import seat_scores
+from arena.game.scoring import seat_scores
 
 
 class FinishedGame(NamedTuple):

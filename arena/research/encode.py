@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from arena.game.cards import CARD_INDEX, CARD_TEXT, SUIT_CHARS
-from arena.match.stats import seat_scores
+from arena.game.scoring import seat_scores
 
 if TYPE_CHECKING:
     from gymnasium import spaces
