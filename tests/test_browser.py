@@ -25,6 +25,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, sync_playwright
 
 from arena.game import Rules
+from arena.human.web import POLL_S
 from arena.players import RandomPlayer, ScriptedPlayer
 from arena.referee import play_game, read_replay
 from arena.report.replay_view import viewer_page
@@ -722,7 +723,10 @@ def test_people_play_a_whole_game_in_their_browsers(browser: Browser, tmp_path: 
     assert records[-1]["type"] == "game_end" and records[-1]["faults"] == {}
     people = [r for r in records if r["type"] == "move" and r["seat"] < len(PEOPLE)]
     assert len(people) == clicks
-    assert all(r["ms"] < 5_000 for r in people), "no click waited for a connection"
+    # A click queued behind another page's poll waits for it to end, up to POLL_S (15 s);
+    # half of that bounds the slowest click with room for a loaded machine (5 s was not).
+    slowest = max(r["ms"] for r in people)
+    assert slowest < POLL_S * 1000 / 2, f"a click waited {slowest} ms: for a connection?"
     for seat, name in enumerate(PEOPLE):
         during = [state for state in states[name] if not state["finished"]]
         assert during and all("replay" not in state for state in during)
