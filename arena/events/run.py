@@ -371,6 +371,10 @@ class FieldKeeper:
         self.source = source
         #: Every bot this run was given or took in, by name (a later entry wins).
         self.specs = {spec.name: spec for spec in event.bots}
+        #: Every bot's record as the store keeps it: read from the store, and hashed only for
+        #: a bot that enters (not every bot's files again at each change: a field of
+        #: thousands would be read in full each time).
+        self.records = {record.name: record for record in store.bots()}
 
     def __call__(self, number: int) -> None:
         """Round ``number`` is about to be made: apply the changes asked for since the last
@@ -383,6 +387,7 @@ class FieldKeeper:
         for change in changes:
             if isinstance(change, Enter):
                 self.specs[change.bot.name] = change.bot
+                self.records[change.bot.name] = records([change.bot])[0]
                 self.feed.entered.append(change.bot)
                 if change.bot.name not in field:
                     field.append(change.bot.name)
@@ -397,7 +402,8 @@ class FieldKeeper:
             return
         event = self.event.with_bots(tuple(self.specs[name] for name in field))
         environment = Environment.for_table(event.rules.players)
-        self.store.grow(event.key(), records(event.bots), environment, event.growable())
+        present = [self.records[name] for name in field]
+        self.store.grow(event.key(), present, environment, event.growable())
         self.feed.reseat(event.strategy(), field)
         self.event = event
 
