@@ -24,19 +24,34 @@ T = TypeVar("T")
 
 
 @dataclass(frozen=True, kw_only=True)
-class RunFlags:
-    """The flags every run command has; ``None`` (or empty): not given."""
+class BotFlags:
+    """The flags of every command that runs bots: their time limits and their sandbox;
+    ``None`` (or empty): not given."""
 
-    jobs: int | None = None
-    pin: bool | None = None
-    dask: str | None = None
-    seed: int | None = None
     move_ms: int | None = None
     bank_ms: int | None = None
     startup_ms: int | None = None
     required: str = ""
     no_sandbox: bool = False
     limits: tuple[str, ...] = ()
+
+    def sandbox_request(self) -> SandboxRequest:
+        """The protections and resource limits asked for.
+
+        Raises:
+            ArenaError: for an unknown protection or a bad resource limit.
+        """
+        return SandboxRequest.parse(self.required, self.no_sandbox, self.limits)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunFlags(BotFlags):
+    """The flags every run command has besides :class:`BotFlags`: where its games play."""
+
+    jobs: int | None = None
+    pin: bool | None = None
+    dask: str | None = None
+    seed: int | None = None
 
 
 @dataclass(frozen=True)
@@ -71,7 +86,7 @@ def resolve_running(flags: RunFlags, data: Mapping[str, Any] | None = None) -> R
     def pick(flag: T | None, key: str, default: T) -> T:
         return flag if flag is not None else data.get(key, default)
 
-    sandbox = SandboxRequest.parse(flags.required, flags.no_sandbox, flags.limits)
+    sandbox = flags.sandbox_request()
     resources = {**data.get("limits", {}), **dict(sandbox.resources)}
     ResourceLimits().merged(resources)
     defaults = Limits()

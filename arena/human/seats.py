@@ -19,6 +19,7 @@ from pathlib import Path
 from arena.bots.sandbox import SandboxRequest
 from arena.bots.spec import PERSON, BotSpec, check_name, is_person, parse_bot, unique_names
 from arena.errors import BotError, UsageProblem
+from arena.events.settings import BotFlags
 from arena.files import check_makeable
 from arena.game.rules import Rules, rules_from
 from arena.protocol import Limits
@@ -98,7 +99,7 @@ def default_replay(game_id: str) -> Path:
 
 
 @dataclass(frozen=True, kw_only=True)
-class PlayFlags:
+class PlayFlags(BotFlags):
     """What ``arena play``'s command line said; ``None``: not given."""
 
     bots: tuple[str, ...]
@@ -106,12 +107,6 @@ class PlayFlags:
     replay_path: Path | None = None
     log_dir: Path | None = None
     rules: tuple[str, ...] = ()
-    move_ms: int | None = None
-    bank_ms: int | None = None
-    startup_ms: int | None = None
-    required: str = ""
-    no_sandbox: bool = False
-    limits: tuple[str, ...] = ()
     web: bool = False
     port: int | None = None
     open_pages: bool | None = None
@@ -157,7 +152,7 @@ def resolve_play(flags: PlayFlags) -> PlaySettings:
         seats="the number of players is the number of bots given",
     )
     limits = Limits.given(startup_ms=flags.startup_ms, move_ms=flags.move_ms, bank_ms=flags.bank_ms)
-    sandbox = SandboxRequest.parse(flags.required, flags.no_sandbox, flags.limits)
+    sandbox = flags.sandbox_request()
     seed = random.SystemRandom().randrange(2**31) if flags.seed is None else flags.seed
     game_id = f"play-{seed}"
     replay_path = flags.replay_path
