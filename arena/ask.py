@@ -132,15 +132,19 @@ def check_replay(records: list[JSON], seat: int, at: int | None) -> JSON:
         raise AskError("the replay ends before its game_end: an unfinished game cannot be asked")
     seats = len(header["players"])
     if not 0 <= seat < seats:
-        raise AskError(f"--seat {seat}: the game has seats 0 to {seats - 1}")
+        raise AskError.about("{seat} {n}: the game has seats 0 to {last}", n=seat, last=seats - 1)
     decisions = seat_decisions(records, seat)
     if at is not None and not 1 <= at <= decisions:
         name = header["players"][seat]["name"]
-        raise AskError(
-            f"--at {at}: seat {seat} ({name}) had {decisions} requests in this game "
-            f"(decisions 1 to {decisions})"
+        raise AskError.about(
+            "{at} {n}: seat {seat_number} ({name}) had {decisions} requests in this game "
+            "(decisions 1 to {decisions})"
             if decisions
-            else f"--at {at}: seat {seat} ({name}) had no request in this game"
+            else "{at} {n}: seat {seat_number} ({name}) had no request in this game",
+            n=at,
+            seat_number=seat,
+            name=name,
+            decisions=decisions,
         )
     return header
 

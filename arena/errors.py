@@ -7,11 +7,55 @@ the builtin they refine, so callers that know nothing of arena still catch
 them naturally.
 """
 
+import string
+from collections.abc import Callable, Mapping
 from enum import StrEnum
+from types import MappingProxyType
+from typing import Self
 
 
 class ArenaError(Exception):
-    """Base of every deliberate error raised by arena."""
+    """Base of every deliberate error raised by arena.
+
+    An error about settings names them as settings (``rounds``), not as one front
+    end spells them: someone who wrote ``rounds = 3`` in a TOML file is not helped by
+    ``--rounds``. Made by :meth:`about`, it keeps its template, and a front end writes
+    each setting as its user gave it (:meth:`spelled`: the CLI writes ``--rounds``
+    for a flag typed on the command line).
+    """
+
+    #: The message with each setting it names written ``{setting}`` (None: it names none).
+    template: str | None = None
+    #: The template's other fields: the values the message shows.
+    values: Mapping[str, object] = MappingProxyType({})
+
+    @classmethod
+    def about(cls, template: str, /, **values: object) -> Self:
+        """The error of ``template``, whose fields are settings except those in ``values``.
+
+        ``ScheduleError.about("{rounds} takes a number >= 1, not {value}", value=0)``
+        reads "rounds takes a number >= 1, not 0" until a front end spells ``rounds``.
+        """
+        error = cls(_fill(template, values, str))
+        error.template, error.values = template, MappingProxyType(dict(values))
+        return error
+
+    def settings(self) -> list[str]:
+        """The settings the message names, in order (none for a plain message)."""
+        return _settings(self.template, self.values) if self.template else []
+
+    def spelled(self, spell: Callable[[str], str]) -> str:
+        """The message with each setting written as ``spell`` says (``"--rounds"``)."""
+        return str(self) if self.template is None else _fill(self.template, self.values, spell)
+
+
+def _settings(template: str, values: Mapping[str, object]) -> list[str]:
+    fields = (field for _, field, _, _ in string.Formatter().parse(template) if field)
+    return list(dict.fromkeys(field for field in fields if field not in values))
+
+
+def _fill(template: str, values: Mapping[str, object], spell: Callable[[str], str]) -> str:
+    return template.format(**{name: spell(name) for name in _settings(template, values)}, **values)
 
 
 class UsageProblem(ArenaError):

@@ -24,24 +24,30 @@ def check_makeable(path: Path, what: str, *, folder: bool) -> None:
     The nearest part of the path that exists must be a folder this process
     may write in (or, for an existing ``path``, the right kind of entry).
 
+    ``what`` may name a setting (``"{replay}"``, :meth:`ArenaError.about`).
+
     Raises:
         PathError: naming ``what`` and the part of the path in the way.
     """
+
+    def problem(text: str, **values: object) -> PathError:
+        return PathError.about(what + " {path}" + text, path=path, **values)
+
     try:
         exists = path.exists()
     except OSError as error:  # a name too long, a loop of links
-        raise PathError(f"{what} {path}: {error.strerror}") from None
+        raise problem(": {why}", why=error.strerror) from None
     if exists:
         if folder != path.is_dir():
             kind = "a file, not a folder" if folder else "a folder, not a file"
-            raise PathError(f"{what} {path} is {kind}")
+            raise problem(" is {kind}", kind=kind)
         if not os.access(path, os.W_OK | (os.X_OK if folder else 0)):
-            raise PathError(f"{what} {path} is not writable")
+            raise problem(" is not writable")
         return
     existing = path.parent
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
     if not existing.is_dir():
-        raise PathError(f"{what} {path}: {existing} is a file, not a folder")
+        raise problem(": {existing} is a file, not a folder", existing=existing)
     if not os.access(existing, os.W_OK | os.X_OK):
-        raise PathError(f"{what} {path} cannot be made: {existing} is not writable")
+        raise problem(" cannot be made: {existing} is not writable", existing=existing)

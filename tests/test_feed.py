@@ -320,7 +320,7 @@ def test_a_league_grows_loses_a_bot_updates_one_and_gets_more_rounds(tmp_path: P
     assert games["b008"] >= 5 * 4, games
     # b003 changes: refused without --update, entered as b003@2 with it.
     (files / "b003.bin").write_text("b003, version 2")
-    with pytest.raises(StoreError, match=r"rerun with --update b003 .* as b003@2"):
+    with pytest.raises(StoreError, match=r"rerun with update b003 .* as b003@2"):
         settle(replace(tournament(0, schedule="sampled", rounds=8),
                        bots=league_bots(files, first)), folder)  # fmt: skip
     store = league(first, 8, update=("b003",))
@@ -331,10 +331,10 @@ def test_a_league_grows_loses_a_bot_updates_one_and_gets_more_rounds(tmp_path: P
     assert rows["b008"]["retired"], "not given this time"
     assert not rows["b001"]["retired"] and rows["b001"]["games"] > 3 * 4, "back in the league"
     # --update of a bot that did not change, or of no bot given: one clear error.
-    with pytest.raises(StoreError, match="--update b002: its files did not change"):
+    with pytest.raises(StoreError, match="update b002: its files did not change"):
         league(first, 9, update=("b002",))
     event = replace(tournament(0, schedule="sampled", rounds=9), bots=league_bots(files, first))
-    with pytest.raises(ScheduleError, match="--update b999: no bot of that name"):
+    with pytest.raises(ScheduleError, match="update b999: no bot of that name"):
         settle(event, folder, ("b999",))
     # The version stays b003@2 on the next run, without --update.
     assert [s.name for s in settle(event, folder).bots][3] == "b003@2"

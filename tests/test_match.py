@@ -146,6 +146,7 @@ def test_a_bot_that_cannot_start_stops_the_match_in_one_line(tmp_path: Path) -> 
         )  # fmt: skip
         assert code == 1, output
         assert output.startswith("Error: bot 'c' failed to start 3 games in a row: a match ")
+        assert output.rstrip().endswith("fix the bot and run the match into a new --out")
         assert output.count("\n") == 1 and "Result" not in output, (attempt, output)
     with sqlite3.connect(out / "results.sqlite") as db:
         assert db.execute("SELECT count(*) FROM games WHERE status='done'").fetchone()[0] < 16

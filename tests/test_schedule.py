@@ -204,7 +204,7 @@ def test_swiss_before_any_standings_is_sampled() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"rounds": 0}, "--rounds takes a number >= 1"),
+        ({"rounds": 0}, "rounds takes a number >= 1"),
         ({"players": 5}, "4 bots cannot fill a 5-seat table"),
         ({"gauntlet": "zz"}, "not among the bots"),
     ],

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from arena.bots.sandbox import SandboxError, SandboxRequest
 from arena.cli import main
 from arena.errors import RuleError, UsageProblem
+from arena.events.schedule import ScheduleError
 from arena.execute.local import DEFAULT_JOBS
 from arena.game.rules import Rules, rules_from
 from arena.match.settings import MatchFlags, resolve_match
@@ -167,15 +168,15 @@ def test_a_cluster_in_the_config_file_gives_way_to_jobs_on_the_command_line(
     ("flags", "message"),
     [
         (Flags(bots=(C_BOT,)), "a tournament needs at least 2 bots"),
-        (Flags(bots=(PY_BOT, C_BOT), dask="local:2", jobs=2), "--jobs and --dask exclude"),
-        (Flags(bots=(PY_BOT, C_BOT), stop_confidence=0.9), "--stop-confidence needs --stop-top"),
+        (Flags(bots=(PY_BOT, C_BOT), dask="local:2", jobs=2), "jobs and dask exclude"),
+        (Flags(bots=(PY_BOT, C_BOT), stop_confidence=0.9), "stop_confidence needs stop_top"),
         (
             Flags(bots=(PY_BOT, C_BOT), no_sandbox=True, required="net"),
-            "--require and --no-sandbox contradict each other",
+            "require and no_sandbox contradict each other",
         ),
         (
             Flags(bots=(PY_BOT, C_BOT), no_sandbox=True, limits=("memory_mb=64",)),
-            "--limit and --no-sandbox contradict each other",
+            "limit and no_sandbox contradict each other",
         ),
     ],
 )
@@ -185,7 +186,7 @@ def test_options_that_cannot_go_together_are_usage_problems(flags: Flags, messag
 
 
 def test_players_in_a_rule_is_refused_where_seats_come_from_elsewhere() -> None:
-    with pytest.raises(RuleError, match=r"--rule players=3: seats per table are --players N"):
+    with pytest.raises(RuleError, match=r"rule players=3: seats per table are players$"):
         resolve(Flags(bots=(PY_BOT, C_BOT), rules=("players=3",)))
     assert rules_from(["players=5"]).players == 5
     assert rules_from(["dog_life=none"], players=3, base={"rainbow": True}) == Rules(
@@ -266,3 +267,43 @@ def test_the_run_settings_mean_the_same_in_a_tournament_and_a_match(given: dict[
     assert tournament.tournament.seed == match.event.seed == given.get("seed", 0)
     assert tournament.running.pin is given.get("pin", True)
     assert tournament.running.jobs == given.get("jobs", DEFAULT_JOBS)
+
+
+def test_an_error_names_settings_and_a_front_end_spells_them() -> None:
+    """The library's message speaks of settings; the values it shows stay as they are,
+    braces and all."""
+    error = ScheduleError.about("{update} {name}: no bot of that name is given", name="{x}")
+    assert str(error) == "update {x}: no bot of that name is given"
+    assert error.settings() == ["update"]
+    assert (
+        error.spelled(lambda setting: f"--{setting}")
+        == "--update {x}: no bot of that name is given"
+    )
+    plain = ScheduleError("no settings here {at all}")
+    assert plain.settings() == [] and plain.spelled(str.upper) == "no settings here {at all}"
+
+
+def test_a_setting_from_the_config_file_is_named_as_its_key(tmp_path: Path) -> None:
+    """``rounds = 3`` in a round-robin's file is told about ``rounds``, not ``--rounds``; the
+    same setting typed on the command line is told about the flag."""
+    config = tmp_path / "club.toml"
+    config.write_text(
+        f'rounds = 3\nout = "{tmp_path / "out"}"\n'
+        f'[[bots]]\ncommand = "{C_BOT}"\nname = "a"\n[[bots]]\ncommand = "{C_BOT}"\nname = "b"\n',
+        encoding="utf-8",
+    )
+    messages = {
+        "file": "Error: rounds needs schedule sampled or swiss (a round-robin plays every table)",
+        "flag": "Error: --rounds needs schedule sampled or swiss (a round-robin plays every table)",
+        "flags": "Error: --rounds needs --schedule sampled or swiss (a round-robin plays every "
+        "table)",
+    }
+    for source, args in (
+        ("file", ["tournament", str(config)]),
+        ("flag", ["tournament", str(config), "--rounds", "4"]),
+        ("flags", ["tournament", "--bot", C_BOT, "--bot", PY_BOT, "--rounds", "4"]),
+    ):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 1, result.output
+        assert result.stderr.strip() == messages[source]
+    assert not (tmp_path / "out").exists()

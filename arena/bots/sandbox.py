@@ -166,17 +166,17 @@ class SandboxRequest:
             if name not in PROTECTIONS:
                 raise SandboxError(f"unknown protection {name!r}; known: {', '.join(PROTECTIONS)}")
         if off and wanted:
-            raise UsageProblem("--require and --no-sandbox contradict each other")
+            raise UsageProblem.about("{require} and {no_sandbox} contradict each other")
         if off and limits:
-            raise UsageProblem(
-                "--limit and --no-sandbox contradict each other: unconfined bots get no limits"
+            raise UsageProblem.about(
+                "{limit} and {no_sandbox} contradict each other: unconfined bots get no limits"
             )
         overrides: dict[str, int] = {}
         for text in limits:
             key, sep, value = text.partition("=")
             if not sep or not value.strip().isdigit():
-                raise SandboxError(
-                    f"--limit {text!r} is not KEY=NUMBER, e.g. --limit memory_mb=512"
+                raise SandboxError.about(
+                    "{limit} {text!r} is not KEY=NUMBER, e.g. {limit} memory_mb=512", text=text
                 )
             overrides[key.strip()] = int(value)
         ResourceLimits().merged(overrides)

@@ -9,12 +9,14 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+from click.core import ParameterSource
 
 from arena.bots.sandbox import PROTECTIONS
 from arena.errors import ArenaError, UsageProblem
 from arena.execute.local import DEFAULT_JOBS
 from arena.game.rules import OPTION_NAMES
 from arena.protocol import Limits
+from arena.tournament.config_schema import config_schema
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -28,9 +30,40 @@ class ArenaCommand(click.Command):
         try:
             return super().invoke(ctx)
         except UsageProblem as error:
-            raise click.UsageError(str(error), ctx) from None
+            raise click.UsageError(error.spelled(flag_spelling(ctx)), ctx) from None
         except ArenaError as error:
-            raise click.ClickException(str(error)) from None
+            raise click.ClickException(error.spelled(flag_spelling(ctx))) from None
+
+
+#: Settings whose option's parameter has another name (``--update`` fills ``updates``).
+PARAMETERS = {
+    "update": "updates",
+    "limit": "limits",
+    "rule": "rules",
+    "require": "required",
+    "replay": "replay_path",
+    "logs": "log_dir",
+    "at": "at_decision",
+}
+
+
+def flag_spelling(ctx: click.Context) -> Callable[[str], str]:
+    """How this command's user gives each setting an error names: the config file's key
+    where a config file is in use, the key is one it takes and the flag was not typed;
+    the flag otherwise."""
+    options = {param.name: param for param in ctx.command.params if isinstance(param, click.Option)}
+    config = ctx.params.get("config_file") is not None
+
+    def spell(setting: str) -> str:
+        option = options.get(PARAMETERS.get(setting, setting))
+        if option is None or option.name is None:
+            return setting
+        typed = ctx.get_parameter_source(option.name) == ParameterSource.COMMANDLINE
+        if config and not typed and setting in config_schema()["properties"]:
+            return setting
+        return "/".join(max(opts, key=len) for opts in (option.opts, option.secondary_opts) if opts)
+
+    return spell
 
 
 def command(name: str | None = None) -> Callable[[Callable[..., Any]], click.Command]:

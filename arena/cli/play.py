@@ -48,7 +48,7 @@ def simulate(
     """
     if quiet and hide_hands:
         raise click.UsageError("--hide-hands with --quiet: --quiet prints no hands anyway")
-    seats = None if players is None else "--players N says how many"
+    seats = None if players is None else "{players} says how many"
     game_rules = rules_from(rules, players=players, seats=seats)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)

@@ -143,7 +143,7 @@ def play(
     sweep_partials(store.folder)
     disabled = store.disabled()
     if halt_on_disable and disabled:
-        raise BotDisabled(*next(iter(disabled.items())), store.folder)
+        raise BotDisabled.of(*next(iter(disabled.items())), store.folder)
     failures: dict[str, int] = {}
     if field is not None:
         feed.before_round = FieldKeeper(event, store, feed, disabled, field)
@@ -171,7 +171,7 @@ def play(
                     for bot in _disable(finished, game, failures, disabled):
                         store.disable(bot, disabled[bot])
                         if halt_on_disable:
-                            raise BotDisabled(bot, disabled[bot], store.folder)
+                            raise BotDisabled.of(bot, disabled[bot], store.folder)
                         if notice:
                             notice(
                                 f"bot {bot!r} disabled: {disabled[bot]}; "
@@ -193,10 +193,14 @@ def play(
 class BotDisabled(ArenaError):
     """A bot that cannot play stopped a run that needs every bot (a match)."""
 
-    def __init__(self, bot: str, reason: str, folder: Path) -> None:
-        super().__init__(
-            f"bot {bot!r} {reason}: a match needs every bot playing, so it stopped (the bot's "
-            f"log is in {folder / 'logs'}); fix the bot and run the match into a new --out"
+    @classmethod
+    def of(cls, bot: str, reason: str, folder: Path) -> BotDisabled:
+        return cls.about(
+            "bot {bot!r} {reason}: a match needs every bot playing, so it stopped (the bot's "
+            "log is in {logs}); fix the bot and run the match into a new {out}",
+            bot=bot,
+            reason=reason,
+            logs=folder / "logs",
         )
 
 
@@ -342,8 +346,8 @@ def connect(address: str, notice: Callable[[str], None]) -> DaskExecutor:
     except ModuleNotFoundError as error:
         if error.name not in ("distributed", "dask"):
             raise
-        raise ArenaError(
-            "--dask needs Dask distributed, an optional extra: pip install 'arena[dask]' "
+        raise ArenaError.about(
+            "{dask} needs Dask distributed, an optional extra: pip install 'arena[dask]' "
             "(in a checkout of arena: pip install '.[dask]')"
         ) from None
     return cluster.connect(address, notice=notice)

@@ -81,7 +81,9 @@ def resolve_running(flags: RunFlags, data: Mapping[str, Any] | None = None) -> R
     """
     data = data or {}
     if flags.dask and flags.jobs:
-        raise UsageProblem("--jobs and --dask exclude each other: a cluster has its own workers")
+        raise UsageProblem.about(
+            "{jobs} and {dask} exclude each other: a cluster has its own workers"
+        )
 
     def pick(flag: T | None, key: str, default: T) -> T:
         return flag if flag is not None else data.get(key, default)

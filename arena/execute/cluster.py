@@ -150,7 +150,9 @@ def connect(address: str, *, notice: Callable[[str], None] | None = None) -> Das
     if address.startswith("local:"):
         count = address.removeprefix("local:")
         if not count.isdigit() or int(count) < 1:
-            raise ClusterError(f"--dask local:N takes a number of workers >= 1, not {count!r}")
+            raise ClusterError.about(
+                "{dask} local:N takes a number of workers >= 1, not {count!r}", count=count
+            )
         # The workers are started with Ctrl-C ignored (they keep that): a terminal's
         # Ctrl-C reaches the whole process group, and must stop the coordinator only,
         # which then ends the workers' games and closes the cluster.

@@ -128,9 +128,9 @@ def rules_from(
     file's ``[rules]``), with ``players`` seats when given.
 
     ``seats`` says where the number of seats comes from, for a command that
-    takes it elsewhere (the bots given, ``--players``): a ``players=``
+    takes it elsewhere (the bots given, the ``players`` setting): a ``players=``
     assignment there would be silently overruled, so it is refused with that
-    sentence instead.
+    sentence instead (a template: ``{players}`` is a setting, :meth:`ArenaError.about`).
 
     Raises:
         RuleError: for a text that is not KEY=VALUE, an unknown option, a bad
@@ -140,7 +140,7 @@ def rules_from(
     for text in assignments:
         key, value = parse_rule_assignment(text)
         if key == "players" and seats is not None:
-            raise RuleError(f"--rule {text.strip()}: {seats}")
+            raise RuleError.about("{rule} {text}: " + seats, text=text.strip())
         options[key] = value
     if players is not None:
         options["players"] = players

@@ -80,16 +80,17 @@ def check_people(
             or a web option without ``--web``.
     """
     if not web and (port is not None or open_pages is not None):
-        flag = "--port" if port is not None else "--open/--no-open"
-        raise UsageProblem(f"{flag} is for the pages of --web")
+        flag = "{port}" if port is not None else "{open_pages}"
+        raise UsageProblem.about(flag + " is for the pages of {web}")
     people = [seat for seat in seats if isinstance(seat, HumanSeat)]
     if len(people) > 1 and not web:
-        raise UsageProblem(
-            f"{len(people)} people at one terminal: one human seat plays at the terminal; "
-            "with --web each person gets a page of their own"
+        raise UsageProblem.about(
+            "{n} people at one terminal: one human seat plays at the terminal; "
+            "with {web} each person gets a page of their own",
+            n=len(people),
         )
     if web and not people:
-        raise UsageProblem("--web shows a person's table: seat one with human or human:NAME")
+        raise UsageProblem.about("{web} shows a person's table: seat one with human or human:NAME")
     return people
 
 
@@ -159,9 +160,9 @@ def resolve_play(flags: PlayFlags) -> PlaySettings:
     if replay_path is None and people:
         replay_path = default_replay(game_id)
     if replay_path is not None:  # before the game: its replay must have a place to go
-        check_makeable(replay_path, "--replay", folder=False)
+        check_makeable(replay_path, "{replay}", folder=False)
     if flags.log_dir is not None:
-        check_makeable(flags.log_dir, "--logs", folder=True)
+        check_makeable(flags.log_dir, "{logs}", folder=True)
     return PlaySettings(
         seats,
         people,

@@ -105,7 +105,7 @@ class MatchSchedule:
 
     def __init__(self, design: MatchDesign, *, players: int, rounds: int, seed: int) -> None:
         if not 2 <= players <= 7:
-            raise ScheduleError(f"--players takes 2..7, not {players}")
+            raise ScheduleError.about("{players} takes 2..7, not {n}", n=players)
         if design.deals < 1 or rounds < 1:
             raise ScheduleError("a match needs at least one deal set and one round")
         if not design.paired and len(design.opponents) != players - 1:

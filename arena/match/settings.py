@@ -74,10 +74,10 @@ def resolve_match(flags: MatchFlags) -> MatchSettings:
     running = resolve_running(flags)
     players = DEFAULT_PLAYERS if flags.players is None else flags.players
     if not 2 <= players <= 7:
-        raise MatchError(f"--players takes 2..7, not {players}")
+        raise MatchError.about("{players} takes 2..7, not {n}", n=players)
     deals = DEAL_SETS_PER_ROUND if flags.deals is None else flags.deals
     if deals < 1:
-        raise MatchError(f"--deals takes a number >= 1, not {deals}")
+        raise MatchError.about("{deals} takes a number >= 1, not {n}", n=deals)
     try:
         test = Sprt(flags.elo0, flags.elo1, flags.alpha, flags.beta).checked()
     except ValueError as error:
@@ -87,7 +87,9 @@ def resolve_match(flags: MatchFlags) -> MatchSettings:
         raise MatchError(f"NEW and BASE are both named {new.name!r}: give one another name")
     for spec in field:
         if spec.name in (new.name, base.name):
-            raise MatchError(f"--field {spec.name!r}: NEW and BASE are not in the field")
+            raise MatchError.about(
+                "{field} {name!r}: NEW and BASE are not in the field", name=spec.name
+            )
     if field:
         pool = _pool(field, players - 1)
         design = MatchDesign(new.name, base.name, tuple(s.name for s in pool), True, deals)
@@ -100,7 +102,7 @@ def resolve_match(flags: MatchFlags) -> MatchSettings:
     max_games = DEFAULT_MAX_GAMES if flags.max_games is None else flags.max_games
     per_round = deals * design.tables_per_deal() * players
     rules = rules_from(
-        flags.rules, players=players, seats="seats per table are --players K (default 4)"
+        flags.rules, players=players, seats="seats per table are {players} (default 4)"
     )
     event = MatchEvent(
         bots=tuple(seated),

@@ -49,8 +49,11 @@ def find_replay(path: Path, game_id: str | None) -> Path:
         return files[0]
     if not files:
         raise ReplayNotFound(f"no replay (.jsonl) in {folder}")
-    raise ReplayNotFound(
-        f"{folder} holds {len(files)} replays: choose one with --game, e.g. --game {files[0].stem}"
+    raise ReplayNotFound.about(
+        "{folder} holds {n} replays: choose one with {game}, e.g. {game} {first}",
+        folder=folder,
+        n=len(files),
+        first=files[0].stem,
     )
 
 

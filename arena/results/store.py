@@ -273,25 +273,29 @@ class Store:
                 continue
             round_robin = stored.get("schedule") is None and config.get("schedule") is None
             if key == "bots" and round_robin and stored.get(key) != config.get(key):
-                raise StoreError(
-                    f"{self.folder} holds a round-robin of other bots, and a round-robin "
-                    "keeps its field (a sampled or swiss league takes new bots): choose "
-                    "another --out"
+                raise StoreError.about(
+                    "{folder} holds a round-robin of other bots, and a round-robin keeps its "
+                    "field (a sampled or swiss league takes new bots): choose another {out}",
+                    folder=self.folder,
                 )
             if stored.get(key) != config.get(key):
-                raise StoreError(
-                    f"{self.folder} holds another {kind} "
-                    f"({_difference(key, stored.get(key), config.get(key))}): choose another "
-                    "--out, or remove that folder"
+                raise StoreError.about(
+                    "{folder} holds another {kind} ({difference}): choose another {out}, "
+                    "or remove that folder",
+                    folder=self.folder,
+                    kind=kind,
+                    difference=_difference(key, stored.get(key), config.get(key)),
                 )
         known = {row[0]: row[1] for row in self.db.execute("SELECT name, files_hash FROM bots")}
         for bot in bots:
             if bot.name not in known and "bots" in growable:
                 continue  # a league's newcomer
             if known.get(bot.name) != bot.files_hash:
-                raise StoreError(
-                    f"bot {bot.name!r} changed since {self.folder} was started (its files differ):"
-                    " choose another --out to rate the new version"
+                raise StoreError.about(
+                    "bot {name!r} changed since {folder} was started (its files differ): "
+                    "choose another {out} to rate the new version",
+                    name=bot.name,
+                    folder=self.folder,
                 )
 
     def _join(self, bots: Sequence[BotRecord], environment: Environment) -> None:

@@ -112,9 +112,10 @@ def results_folder(label: str, out: Path | None, data: dict[str, Any]) -> Path:
     folder = out or (Path(data["out"]) if "out" in data else None)
     if folder is None:
         if label in {".", ".."} or "/" in label or "\\" in label or "\0" in label:
-            raise ConfigError(
-                f"name {label!r} is not one folder name (results go to results/<name>); "
-                "to put them elsewhere use --out DIR"
+            raise ConfigError.about(
+                "name {label!r} is not one folder name (results go to results/<name>); "
+                "to put them elsewhere use {out} DIR",
+                label=label,
             )
         folder = Path("results") / label
     check_makeable(folder, "results folder", folder=True)

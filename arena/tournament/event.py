@@ -94,13 +94,13 @@ class TournamentEvent:
         names = [spec.name for spec in self.bots]
         if self.schedule == "round-robin":
             if self.stop is not None:
-                raise ScheduleError(
-                    "a stop rule needs --schedule sampled or swiss "
+                raise ScheduleError.about(
+                    "a stop rule needs {schedule} sampled or swiss "
                     "(a round-robin plays every table)"
                 )
             if self.rounds is not None:
-                raise ScheduleError(
-                    "--rounds needs --schedule sampled or swiss (a round-robin plays every table)"
+                raise ScheduleError.about(
+                    "{rounds} needs {schedule} sampled or swiss (a round-robin plays every table)"
                 )
             return RoundRobin(names, players=self.players, deals=self.deals, gauntlet=self.gauntlet)
         kinds: dict[str, type[Sampled]] = {"sampled": Sampled, "swiss": Swiss}
@@ -109,10 +109,10 @@ class TournamentEvent:
                 f"unknown schedule {self.schedule!r}: choose round-robin, sampled or swiss"
             )
         if self.stop is not None and self.stop.top < 1:
-            raise ScheduleError(f"--stop-top takes a number >= 1, not {self.stop.top}")
+            raise ScheduleError.about("{stop_top} takes a number >= 1, not {n}", n=self.stop.top)
         if self.stop is not None and not 0.5 <= self.stop.confidence < 1.0:
-            raise ScheduleError(
-                f"--stop-confidence takes a probability in [0.5, 1), not {self.stop.confidence}"
+            raise ScheduleError.about(
+                "{stop_confidence} takes a probability in [0.5, 1), not {p}", p=self.stop.confidence
             )
         return kinds[self.schedule](
             names,
@@ -175,10 +175,16 @@ class TournamentEvent:
         one = replace(self, schedule="sampled", rounds=1, stop=None).plan()
         rounds = max(1, min(math.comb(self.players + 3, self.players - 1), max_games // one.games))
         sampled = replace(self, schedule="sampled", rounds=rounds, stop=None).plan()
-        raise ScheduleError(
-            f"the {plan.schedule} plan has {plan.games:,} games, more than --max-games "
-            f"{max_games:,}: try --schedule sampled --rounds {rounds} ({sampled.games:,} games, "
-            f"{per_bot(sampled)} per bot), or raise --max-games"
+        raise ScheduleError.about(
+            "the {plan} plan has {games:,} games, more than {max_games} {most:,}: try "
+            "{schedule} sampled {rounds} {n} ({sampled:,} games, {each} per bot), "
+            "or raise {max_games}",
+            plan=plan.schedule,
+            games=plan.games,
+            most=max_games,
+            n=rounds,
+            sampled=sampled.games,
+            each=per_bot(sampled),
         )
 
     def feed(self, store: Store) -> Feed:
@@ -302,7 +308,7 @@ def settle(
     """
     names = {spec.name for spec in tournament.bots}
     for name in sorted(set(update) - names):
-        raise ScheduleError(f"--update {name}: no bot of that name is given")
+        raise ScheduleError.about("{update} {name}: no bot of that name is given", name=name)
     if tournament.schedule != "round-robin":
         for name in sorted(name for name in names if "@" in name):
             raise ScheduleError(
@@ -310,13 +316,15 @@ def settle(
             )
     if tournament.schedule == "round-robin":
         if update:
-            raise ScheduleError(
-                "--update is for sampled and swiss leagues: a round-robin keeps its bots"
+            raise ScheduleError.about(
+                "{update} is for sampled and swiss leagues: a round-robin keeps its bots"
             )
         return tournament
     if not (folder / DATABASE).is_file():
         for name in sorted(update):
-            raise StoreError(f"--update {name}: {folder} holds no league yet to update")
+            raise StoreError.about(
+                "{update} {name}: {folder} holds no league yet to update", name=name, folder=folder
+            )
         return tournament
     store = open_existing(folder)
     try:
@@ -332,19 +340,22 @@ def settle(
             playing.append(spec)
         elif record.files_hash == files_hash(spec):
             if spec.name in update:
-                raise StoreError(
-                    f"--update {spec.name}: its files did not change since {record.name} "
-                    "entered the league"
+                raise StoreError.about(
+                    "{update} {name}: its files did not change since {version} entered the league",
+                    name=spec.name,
+                    version=record.name,
                 )
             playing.append(replace(spec, name=record.name))
         elif spec.name in update:
             playing.append(replace(spec, name=f"{spec.name}@{versions[spec.name] + 1}"))
         else:
-            raise StoreError(
-                f"bot {spec.name!r} changed since {folder} was started (its files differ): "
-                f"rerun with --update {spec.name} to enter the new version as "
-                f"{spec.name}@{versions[spec.name] + 1} (the old one retires), "
-                "or choose another --out"
+            raise StoreError.about(
+                "bot {name!r} changed since {folder} was started (its files differ): "
+                "rerun with {update} {name} to enter the new version as "
+                "{name}@{version} (the old one retires), or choose another {out}",
+                name=spec.name,
+                folder=folder,
+                version=versions[spec.name] + 1,
             )
     gauntlet = tournament.gauntlet
     if gauntlet is not None:  # the gauntlet bot plays under its latest version's name too

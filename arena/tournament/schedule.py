@@ -51,11 +51,11 @@ def check_field(
             count, or a gauntlet challenger that is not among the bots.
     """
     if not 2 <= players <= 7:
-        raise ScheduleError(f"--players takes 2..7, not {players}")
+        raise ScheduleError.about("{players} takes 2..7, not {n}", n=players)
     if len(bots) < players:
         raise ScheduleError(f"{len(bots)} bots cannot fill a {players}-seat table")
     if deals < 1:
-        raise ScheduleError(f"--deals takes a number >= 1, not {deals}")
+        raise ScheduleError.about("{deals} takes a number >= 1, not {n}", n=deals)
     if gauntlet is not None and gauntlet not in bots:
         raise ScheduleError(f"gauntlet bot {gauntlet!r} is not among the bots")
 
@@ -219,7 +219,7 @@ class Sampled:
     ) -> None:
         check_field(bots, players=players, deals=deals, gauntlet=gauntlet)
         if rounds < 1:
-            raise ScheduleError(f"--rounds takes a number >= 1, not {rounds}")
+            raise ScheduleError.about("{rounds} takes a number >= 1, not {n}", n=rounds)
         self.players = players
         self.deals = deals
         self.seed = seed

@@ -102,12 +102,12 @@ def resolve(flags: Flags) -> Settings:
         flags.rules,
         players=players,
         base=data.get("rules", {}),
-        seats="seats per table are --players N (or players in the config file)",
+        seats="seats per table are {players}",
     )
     top = pick(flags.stop_top, "stop_top", None)
     confidence = pick(flags.stop_confidence, "stop_confidence", None)
     if confidence is not None and top is None:
-        raise UsageProblem("--stop-confidence needs --stop-top K")
+        raise UsageProblem.about("{stop_confidence} needs {stop_top} K")
     event = TournamentEvent(
         bots=tuple(specs),
         players=rules.players,
