@@ -13,7 +13,7 @@ Where seat S faulted at a request (a timeout, an illegal move, a garbled
 reply), the bot is asked that request too, and its answer compared with the
 fault; an answer that is not legal is said as the fault it would be.
 
-The referee is the arena's own (:func:`arena.referee.play_game`) and the
+The referee is the arena's own (:func:`arena.execute.game.play_one`) and the
 players here only play back what the replay says, so the messages the bot
 gets are built by the same code that built the original ones. Time: the
 referee charges a bank the whole milliseconds a replay records, so each
@@ -27,9 +27,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.errors import ArenaError, BotFault, FaultKind
+from arena.execute.game import play_one
 from arena.game import Rules, explain_request
 from arena.protocol import PROTOCOL_VERSION, Limits, full_validator
-from arena.referee import Player, play_game
+from arena.referee import Player
 
 JSON = dict[str, Any]
 
@@ -326,6 +327,6 @@ def ask_again(records: list[JSON], seat: int, bot: Player, at: int | None = None
             players.append(_Recorded(str(info["name"]), moves[index], fault))
     rules, limits = game_settings(header)
     with contextlib.suppress(_Done):  # the decision asked for is answered: stop there
-        play_game(players, rules, seed=header["seed"], game_id=str(header["game"]), limits=limits)
+        play_one(players, rules, seed=header["seed"], game_id=str(header["game"]), limits=limits)
     return Asked(seat, str(players_info[seat]["name"]), seat_decisions(records, seat),
                  asking.answers, asking.problem)  # fmt: skip

@@ -15,12 +15,13 @@ from typing import Any
 from arena.bots.player import BYE_GRACE_S, ProcessPlayer
 from arena.bots.spec import BotSpec
 from arena.errors import BotFault, FaultKind
+from arena.execute.game import play_one
 from arena.game import Rules
 from arena.game.cards import CARD_INDEX
 from arena.game.decks import DeckSource, StackedDecks, stack_deal
 from arena.players import RandomPlayer
 from arena.protocol import Limits
-from arena.referee import Fault, GameResult, Player, play_game
+from arena.referee import Fault, GameResult, Player
 
 JSON = dict[str, Any]
 
@@ -196,7 +197,7 @@ class _Session:
         """Play one game with the bot as seat 0 and random opponents that name spades."""
         self.played += 1
         opponents: list[Player] = [_TrumpSpades(f"opponent{s}") for s in range(1, rules.players)]
-        result = play_game(
+        result = play_one(
             [self.bot, *opponents],
             rules,
             seed=self.seed * 1000 + self.played,

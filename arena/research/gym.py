@@ -1,6 +1,6 @@
 """One seat of Knockout Whist as a Gymnasium environment; the other seats are arena players.
 
-The game is refereed by the arena's own referee (:func:`arena.referee.play_game`)
+The game is refereed by the arena's own referee (:func:`arena.execute.game.play_one`)
 in a thread of its own: the learning seat is a player whose requests wait
 for :meth:`KnockoutWhistGym.step`, and the opponents are players of the
 arena: ``"random"`` (in-process, seeded from the game id and seat, as
@@ -29,10 +29,11 @@ from gymnasium import spaces
 from arena.bots.player import ProcessPlayer
 from arena.bots.spec import build_bot, parse_bot
 from arena.errors import BotFault, FaultKind
+from arena.execute.game import play_one
 from arena.game import Rules
 from arena.players import RandomPlayer, ScriptedPlayer
 from arena.protocol import Limits
-from arena.referee import GameResult, Player, play_game
+from arena.referee import GameResult, Player
 from arena.research.encode import (
     ACTIONS,
     Policy,
@@ -156,7 +157,7 @@ class KnockoutWhistGym(gymnasium.Env):
                 *self.opponents[self.seat :],
             ]
             try:
-                learner.result = play_game(
+                learner.result = play_one(
                     players, self.rules, seed=seed, game_id=f"play-{seed}", limits=self.limits
                 )
             except Exception as error:  # raised again in the caller's thread, by _next
