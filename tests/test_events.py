@@ -183,7 +183,7 @@ def test_an_error_mid_run_names_what_the_folder_kept(tmp_path: Path) -> None:
         run(in_process("abcd"), tmp_path, sandbox=None, executor=executor)
     # The round-robin seats a, b, c first: their 3 games are kept.
     assert str(raised.value) == (
-        f"bot 'd' is broken (3 of 12 games are saved in {tmp_path}; rerun the command to resume)"
+        f"bot 'd' is broken (3 of 12 games are saved in {tmp_path}; run it again to resume)"
     )
 
 

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from arena.bots.sandbox import SandboxError, SandboxRequest
 from arena.cli import main
 from arena.errors import RuleError, UsageProblem
+from arena.events.run import Unfinished
 from arena.events.schedule import ScheduleError
 from arena.execute.local import DEFAULT_JOBS
 from arena.game.rules import Rules, rules_from
@@ -281,6 +282,10 @@ def test_an_error_names_settings_and_a_front_end_spells_them() -> None:
     )
     plain = ScheduleError("no settings here {at all}")
     assert plain.settings() == [] and plain.spelled(str.upper) == "no settings here {at all}"
+    kept = " (1 of 2 games are saved in f; run it again to resume)"
+    unfinished = Unfinished(error, 1, 2, Path("f"))
+    assert str(unfinished) == f"update {{x}}: no bot of that name is given{kept}"
+    assert unfinished.spelled(lambda setting: f"--{setting}").startswith("--update {x}: ")
 
 
 def test_a_setting_from_the_config_file_is_named_as_its_key(tmp_path: Path) -> None:

@@ -340,7 +340,7 @@ def test_a_worker_killed_mid_run_stops_it_in_one_line_and_it_resumes(tmp_path: P
     lines = out.strip().splitlines()
     assert len(lines) == 1 and "Error: worker process" in lines[0], out
     assert "ended (exit status -9) with games to play" in lines[0], out
-    assert "rerun the command to resume" in lines[0], out
+    assert "run it again to resume" in lines[0], out
     code, output = run_cli("tournament", *common, "--out", str(folder))
     assert code == 0, output
     assert leaderboard(folder) == leaderboard(tmp_path / "whole")

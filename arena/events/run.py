@@ -253,10 +253,16 @@ class Unfinished(ArenaError):
     """An error stopped a run: what it was, and what the folder kept."""
 
     def __init__(self, error: ArenaError, done: int, total: int, folder: Path) -> None:
-        super().__init__(
-            f"{error} ({done} of {total} games are saved in {folder}; rerun the command to resume)"
-        )
         self.error = error
+        self.kept = f" ({done} of {total} games are saved in {folder}; run it again to resume)"
+        super().__init__(f"{error}{self.kept}")
+
+    def settings(self) -> list[str]:
+        return self.error.settings()
+
+    def spelled(self, spell: Callable[[str], str]) -> str:
+        """The error's message as ``spell`` writes its settings, then what was kept."""
+        return f"{self.error.spelled(spell)}{self.kept}"
 
 
 def stopped_by(interrupt: KeyboardInterrupt) -> str:
