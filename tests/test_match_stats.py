@@ -217,7 +217,7 @@ def test_the_match_schedule_seats_new_against_the_base_copies_in_whole_rounds() 
     assert resumed.next_round(3, None) is not None and resumed.next_round(4, None) is None
     with pytest.raises(ScheduleError, match="holds another match"):
         MatchSchedule(design, players=4, rounds=3, seed=7).replay([("new", "x", "y", "z")])
-    with pytest.raises(ScheduleError, match=r"--players takes 2\.\.7, not 8"):
+    with pytest.raises(ScheduleError, match=r"players takes 2\.\.7, not 8"):
         MatchSchedule(design, players=8, rounds=3, seed=7)
 
 

@@ -44,6 +44,7 @@ PARAMETERS = {
     "replay": "replay_path",
     "logs": "log_dir",
     "at": "at_decision",
+    "game": "game_id",
 }
 
 
