@@ -159,12 +159,16 @@ def connect(address: str, *, notice: Callable[[str], None] | None = None) -> Das
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
             # One thread each: a worker plays one game at a time, as a --jobs worker does.
+            # Its own logs stay quiet up to CRITICAL: as it closes, a worker whose heartbeat
+            # meets the scheduler gone logs an ERROR with a traceback (seen on a loaded
+            # machine), and whatever goes wrong in a game reaches the coordinator anyway, by
+            # its future, and is said there in one line.
             local = LocalCluster(
                 n_workers=int(count),
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address=None,
-                silence_logs=logging.ERROR,
+                silence_logs=logging.CRITICAL,
             )
         except (OSError, TimeoutError, RuntimeError) as error:
             raise ClusterError(f"cannot start a local Dask cluster: {error}") from None
