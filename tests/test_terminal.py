@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import shutil
@@ -27,12 +28,15 @@ pytestmark = [E2E, needs({"tmux": "tmux"}, "the interactive commands in a termin
 
 
 class Terminal:
-    """One tmux session of 120 x 40 running a shell command."""
+    """One tmux session of 120 x 40 running a shell command, on a tmux server of its own
+    (``-L``): tests run side by side (pytest-xdist), and a shared server exits under one
+    test's session when another test kills the last of its own."""
 
     def __init__(self, command: str, cwd: Path) -> None:
         self.name = f"arena-test-{uuid.uuid4().hex[:8]}"
+        self.tmux = [str(TMUX), "-L", self.name]
         subprocess.run(
-            [str(TMUX), "new-session", "-d", "-s", self.name, "-x", "120", "-y", "40",
+            [*self.tmux, "new-session", "-d", "-s", self.name, "-x", "120", "-y", "40",
              "-c", str(cwd), f"{command}; echo exit=$?; sleep 60"],
             check=True,
         )  # fmt: skip
@@ -42,7 +46,7 @@ class Terminal:
         ``escapes``: with the escape sequences of its colours)."""
         flags = [*(["-J"] if joined else []), *(["-e"] if escapes else [])]
         done = subprocess.run(
-            [str(TMUX), "capture-pane", "-p", *flags, "-t", self.name],
+            [*self.tmux, "capture-pane", "-p", *flags, "-t", self.name],
             check=True,
             capture_output=True,
             text=True,
@@ -59,10 +63,12 @@ class Terminal:
         raise AssertionError(f"{text!r} did not show; the screen:\n{self.screen()}")
 
     def keys(self, *keys: str) -> None:
-        subprocess.run([str(TMUX), "send-keys", "-t", self.name, *keys], check=True)
+        subprocess.run([*self.tmux, "send-keys", "-t", self.name, *keys], check=True)
 
     def close(self) -> None:
-        subprocess.run([str(TMUX), "kill-session", "-t", self.name], check=False)
+        subprocess.run([*self.tmux, "kill-server"], check=False)
+        socket = Path(os.environ.get("TMUX_TMPDIR", "/tmp"), f"tmux-{os.getuid()}", self.name)
+        socket.unlink(missing_ok=True)  # the server leaves it behind
 
 
 @pytest.fixture
@@ -231,17 +237,31 @@ SLOW = f"{sys.executable} {ROOT / 'tests/bots/slow.py'} 1.5 2"
 def test_ctrl_c_while_a_bot_thinks(tmp_path: Path, presses: int) -> None:
     """Once: the person is told, leaves once the bot has moved, the game plays out (130).
     Twice: the game stops at once, without a replay (130)."""
-    replay = tmp_path / "game.jsonl"
+    replay, logs = tmp_path / "game.jsonl", tmp_path / "logs"
     slow = shlex.quote(f"slow={SLOW}")
-    command = f"{sys.executable} -m arena play human {slow} {C_BOT} --seed 6 --replay {replay}"
+    command = (
+        f"{sys.executable} -m arena play human {slow} {C_BOT} --seed 6 --replay {replay} "
+        f"--logs {logs}"
+    )
     terminal = Terminal(command, tmp_path)
     try:
         wait_for_turn(terminal)
+        log = logs / "slow.stderr.log"
+
+        def thoughts() -> int:
+            return log.read_text().count("thinking") if log.is_file() else 0
+
+        before = thoughts()
         terminal.keys("1", "Enter")
-        time.sleep(0.3)  # the slow bot thinks for 1.5 s now
-        for _ in range(presses):
+        # The person's move was read once the slow bot (next to play) thinks over its own.
+        deadline = time.monotonic() + 20
+        while thoughts() == before:
+            assert time.monotonic() < deadline, terminal.screen()
+            time.sleep(0.02)
+        terminal.keys("C-c")
+        terminal.wait_for("Ctrl-C: you leave the table once this move is made")
+        if presses == 2:
             terminal.keys("C-c")
-            time.sleep(0.2)
         terminal.wait_for("exit=", timeout_s=30)
         screen = terminal.screen(joined=True)
     finally:

@@ -2,7 +2,7 @@
 
 Usage: slow.py SECONDS COUNT: sleep SECONDS before each of the first COUNT
 answers (a person's Ctrl-C can land while it thinks), then play on fast.
-Always the first legal move.
+Always the first legal move. Each time it starts thinking it says so on stderr.
 """
 
 import sys
@@ -21,7 +21,8 @@ def main() -> None:
 
     def answer(request: Message) -> Message:
         nonlocal answered
-        if answered < count:
+        if answered < count:  # said first, so a test can wait for it (arena play --logs)
+            print(f"thinking {answered + 1}", file=sys.stderr, flush=True)
             time.sleep(seconds)
         answered += 1
         return {"type": "move", "id": request["id"], "move": request["legal"][0]}
