@@ -304,6 +304,16 @@ def done_in(folder: Path) -> int:
         return 0
 
 
+def wait_for_games(folder: Path, games: int, timeout_s: float = 60) -> None:
+    """Wait until ``folder`` holds ``games`` committed games."""
+    deadline = time.monotonic() + timeout_s
+    while done_in(folder) < games:
+        assert time.monotonic() < deadline, (
+            f"{folder}: fewer than {games} games after {timeout_s} s"
+        )
+        time.sleep(0.02)
+
+
 def worker_pids(coordinator: int) -> list[int]:
     """The worker processes a coordinator started (its spawned children)."""
     pids = []
@@ -329,9 +339,7 @@ def test_a_worker_killed_mid_run_stops_it_in_one_line_and_it_resumes(tmp_path: P
         [sys.executable, "-m", "arena", "tournament", *common, "--out", str(folder)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and done_in(folder) < 20:
-        time.sleep(0.02)
+    wait_for_games(folder, 20)
     workers = worker_pids(child.pid)
     assert len(workers) == 2, workers
     os.kill(workers[0], signal.SIGKILL)
@@ -524,11 +532,7 @@ def test_ctrl_c_stops_cleanly_and_prints_the_resume_command(tmp_path: Path) -> N
         stderr=subprocess.PIPE,
         text=True,
     )
-    database = folder / "results.sqlite"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not database.exists():
-        time.sleep(0.05)
-    time.sleep(0.5)
+    wait_for_games(folder, 1)  # under way: a game is saved
     child.send_signal(signal.SIGINT)
     _, stderr = child.communicate(timeout=60)
     assert child.returncode == 130, stderr
@@ -762,7 +766,7 @@ def test_a_signal_while_workers_wait_for_a_swiss_round_stops_cleanly(tmp_path: P
             text=True,
             start_new_session=True,
         )
-        time.sleep(2.5)
+        wait_for_games(tmp_path / f"swiss-{signum}", 1)  # rounds under way
         os.killpg(child.pid, signum)
         try:
             _, stderr = child.communicate(timeout=30)
