@@ -74,13 +74,18 @@ terminal-deps:
 kits-deps:
 	$(call debian-package,test -f /usr/include/nlohmann/json.hpp,nlohmann-json3-dev)
 
+# The tests run side by side, a worker per CPU (pytest-xdist), a test file to a worker: a
+# file's tests share what its module fixtures made (the kits' in-place builds, a browser).
+# Not --dist loadgroup: with pytest 9.2 it no longer groups (pytest-xdist issue #1386).
+PYTEST_PARALLEL := -n auto --dist loadfile
+
 test: lint $(C_BOT) sandbox-deps browser-deps terminal-deps kits-deps
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q $(PYTEST_PARALLEL)
 
 # The quick tier, for each change: lint, types, the import contract, and every test module but
 # the end-to-end ones (marked e2e: toolchains, browsers, terminals, clusters, whole commands).
 check: lint $(C_BOT) sandbox-deps
-	$(BIN)/pytest -q -m "not e2e"
+	$(BIN)/pytest -q -m "not e2e" $(PYTEST_PARALLEL)
 
 # The main job: a round-robin tournament of the sample bots, then its leaderboard.
 demo: $(STAMP) $(C_BOT)

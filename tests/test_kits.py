@@ -31,6 +31,8 @@ from tests.kit_fixture import FIXTURE
 from tests.system import E2E, needs
 from tests.test_tournament import leaderboard, run_cli
 
+# One worker of a parallel run plays every kit test (make test: --dist loadfile): they build
+# the kits in place, in sample_bots/<kit>, and the clean-rebuild test removes what others use.
 pytestmark = E2E
 
 ROOT = Path(__file__).resolve().parent.parent
