@@ -83,7 +83,8 @@ kits-deps:
 # The tests run side by side, a worker per CPU (pytest-xdist), a test file to a worker: a
 # file's tests share what its module fixtures made (the kits' in-place builds, a browser).
 # Not --dist loadgroup: with pytest 9.2 it no longer groups (pytest-xdist issue #1386).
-PYTEST_PARALLEL := -n auto --dist loadfile
+# Files are handed out in collection order, the longest first (tests/conftest.py).
+PYTEST_PARALLEL := -n auto --dist loadfile --no-loadscope-reorder
 
 test: lint $(C_BOT) sandbox-deps browser-deps terminal-deps kits-deps
 	$(BIN)/pytest -q $(PYTEST_PARALLEL)
