@@ -223,8 +223,13 @@ def test_a_resource_limit_applies_to_every_bot() -> None:
 
 
 def test_the_search_bot_passes_check_bot_at_100_ms() -> None:
+    """Every check, at 100 ms a move. The bank is 1 s, not the default 10 s: the bot spends
+    half its bank over each game by design, so the default made each of the check's ~20
+    games ~5 s longer (two minutes of CPU in all) without asking more of its clock."""
     bot = str(ROOT / "sample_bots/python/ismcts_bot.py")
-    result = CliRunner().invoke(main, ["check-bot", bot, "--games", "2", "--move-ms", "100"])
+    result = CliRunner().invoke(
+        main, ["check-bot", bot, "--games", "2", "--move-ms", "100", "--bank-ms", "1000"]
+    )
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[-1].endswith("all checks passed")
 
