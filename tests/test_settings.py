@@ -289,8 +289,8 @@ def test_an_error_names_settings_and_a_front_end_spells_them() -> None:
 
 
 def test_a_setting_from_the_config_file_is_named_as_its_key(tmp_path: Path) -> None:
-    """``rounds = 3`` in a round-robin's file is told about ``rounds``, not ``--rounds``; the
-    same setting typed on the command line is told about the flag."""
+    """``rounds = 3`` in a round-robin's file is told about ``rounds``, not ``--rounds``; a
+    user who typed one of the settings an error names is told about flags."""
     config = tmp_path / "club.toml"
     config.write_text(
         f'rounds = 3\nout = "{tmp_path / "out"}"\n'
@@ -299,7 +299,8 @@ def test_a_setting_from_the_config_file_is_named_as_its_key(tmp_path: Path) -> N
     )
     messages = {
         "file": "Error: rounds needs schedule sampled or swiss (a round-robin plays every table)",
-        "flag": "Error: --rounds needs schedule sampled or swiss (a round-robin plays every table)",
+        "flag": "Error: --rounds needs --schedule sampled or swiss (a round-robin plays every "
+        "table)",
         "flags": "Error: --rounds needs --schedule sampled or swiss (a round-robin plays every "
         "table)",
     }
@@ -311,4 +312,8 @@ def test_a_setting_from_the_config_file_is_named_as_its_key(tmp_path: Path) -> N
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 1, result.output
         assert result.stderr.strip() == messages[source]
+    typed = ["tournament", str(config), "--schedule", "sampled", "--stop-confidence", "0.9"]
+    result = CliRunner().invoke(main, typed)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.strip().endswith("Error: --stop-confidence needs --stop-top K")
     assert not (tmp_path / "out").exists()

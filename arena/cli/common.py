@@ -30,11 +30,12 @@ class ArenaCommand(click.Command):
         try:
             return super().invoke(ctx)
         except UsageProblem as error:
-            raise click.UsageError(error.spelled(flag_spelling(ctx)), ctx) from None
+            raise click.UsageError(error.spelled(flag_spelling(ctx, error)), ctx) from None
         except ArenaError as error:
-            raise click.ClickException(error.spelled(flag_spelling(ctx))) from None
+            raise click.ClickException(error.spelled(flag_spelling(ctx, error))) from None
 
 
+COMMAND_LINE = ParameterSource.COMMANDLINE
 #: Settings whose option's parameter has another name (``--update`` fills ``updates``).
 PARAMETERS = {
     "update": "updates",
@@ -48,21 +49,28 @@ PARAMETERS = {
 }
 
 
-def flag_spelling(ctx: click.Context) -> Callable[[str], str]:
-    """How this command's user gives each setting an error names: the config file's key
-    where a config file is in use, the key is one it takes and the flag was not typed;
-    the flag otherwise."""
+def flag_spelling(ctx: click.Context, error: ArenaError) -> Callable[[str], str]:
+    """How this command's user gives each setting ``error`` names: as the config file's
+    keys where a config file is in use and none of them was typed on the command line
+    (``rounds = 3`` in the file: "rounds needs schedule ..."), as flags otherwise (typed:
+    "--rounds needs --schedule ..."); a setting the file does not take, always as its flag."""
     options = {param.name: param for param in ctx.command.params if isinstance(param, click.Option)}
-    config = ctx.params.get("config_file") is not None
+
+    def option(setting: str) -> click.Option | None:
+        found = options.get(PARAMETERS.get(setting, setting))
+        return found if found is not None and found.name is not None else None
+
+    def typed(setting: str) -> bool:
+        found = option(setting)
+        return found is not None and ctx.get_parameter_source(str(found.name)) == COMMAND_LINE
+
+    as_keys = ctx.params.get("config_file") is not None and not any(map(typed, error.settings()))
 
     def spell(setting: str) -> str:
-        option = options.get(PARAMETERS.get(setting, setting))
-        if option is None or option.name is None:
+        found = option(setting)
+        if found is None or (as_keys and setting in config_schema()["properties"]):
             return setting
-        typed = ctx.get_parameter_source(option.name) == ParameterSource.COMMANDLINE
-        if config and not typed and setting in config_schema()["properties"]:
-            return setting
-        return "/".join(max(opts, key=len) for opts in (option.opts, option.secondary_opts) if opts)
+        return "/".join(max(opts, key=len) for opts in (found.opts, found.secondary_opts) if opts)
 
     return spell
 
