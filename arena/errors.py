@@ -37,7 +37,7 @@ class ArenaError(Exception):
         reads "rounds takes a number >= 1, not 0" until a front end spells ``rounds``.
         """
         error = cls(_fill(template, values, str))
-        error.template, error.values = template, MappingProxyType(dict(values))
+        error.template, error.values = template, dict(values)  # a dict pickles (a worker's)
         return error
 
     def settings(self) -> list[str]:

@@ -4,6 +4,7 @@ options that cannot go together are refused in one line, before anything runs.""
 from __future__ import annotations
 
 import os
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -280,6 +281,8 @@ def test_an_error_names_settings_and_a_front_end_spells_them() -> None:
         error.spelled(lambda setting: f"--{setting}")
         == "--update {x}: no bot of that name is given"
     )
+    again = pickle.loads(pickle.dumps(error))  # as a worker process sends it back
+    assert again.spelled(str.upper) == "UPDATE {x}: no bot of that name is given"
     plain = ScheduleError("no settings here {at all}")
     assert plain.settings() == [] and plain.spelled(str.upper) == "no settings here {at all}"
     kept = " (1 of 2 games are saved in f; run it again to resume)"
