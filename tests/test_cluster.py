@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +28,14 @@ import arena.execute
 import arena.results.replays
 from arena.bots.player import ProcessPlayer
 from arena.bots.spec import BotSpec, parse_bot, parse_bots
-from arena.events.run import open_store, play
+from arena.events.field import Enter, FieldChange
+from arena.events.run import Unfinished, open_store, play, run
 from arena.events.schedule import ScheduledGame
 from arena.execute import cluster as cluster_module
 from arena.execute.base import Setup
 from arena.execute.cluster import (
     BatchSizer,
+    ClusterError,
     Origin,
     WorkerInfo,
     WorkerUnfit,
@@ -47,6 +50,7 @@ from arena.protocol import Limits
 from arena.results.store import Finished
 from arena.tournament.event import TournamentEvent
 from tests.system import E2E
+from tests.test_events import Scripted, league
 from tests.test_tournament import AFFINITY_BOT, BOTS, ROOT, leaderboard, logged_cpus, run_cli
 
 pytestmark = E2E
@@ -532,3 +536,18 @@ def test_a_workers_games_bring_their_stderr_lines_back_with_their_replays(
         seat = next(p["seat"] for p in header["players"] if p["name"] == "thinking")
         logs = [r["log"] for r in records if r["type"] == "move" and r["seat"] == seat]
         assert logs and all(log[-1].startswith("</script><b>") for log in logs), path
+
+
+def test_a_bot_entering_a_league_on_a_cluster_stops_it_in_one_line(tmp_path: Path) -> None:
+    """A cluster's workers check their bots before the first game, so an entry cannot join
+    there: the run stops, keeps what it played, and says to play on this machine."""
+    c_bot = str(ROOT / "sample_bots/c/random_bot")
+    specs = {name: parse_bot(f"{name}={c_bot}") for name in "abcde"}
+    event = replace(league("abcd", 4), bots=tuple(specs[name] for name in "abcd"))
+    changes: dict[int, list[FieldChange]] = {2: [Enter(specs["e"])]}
+    with pytest.raises(Unfinished) as stopped:
+        run(event, tmp_path, sandbox=None, dask="local:1", field=Scripted(changes))
+    assert isinstance(stopped.value.error, ClusterError)
+    assert str(stopped.value).startswith("a bot entered the field while the games play on a ")
+    assert "play such a league on this machine (jobs) (" in str(stopped.value)
+    assert stopped.value.spelled(lambda setting: f"--{setting}").count("(--jobs)") == 1

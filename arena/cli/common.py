@@ -38,6 +38,7 @@ class ArenaCommand(click.Command):
 COMMAND_LINE = ParameterSource.COMMANDLINE
 #: Settings whose option's parameter has another name (``--update`` fills ``updates``).
 PARAMETERS = {
+    "bot": "bots",
     "update": "updates",
     "limit": "limits",
     "rule": "rules",

@@ -336,10 +336,10 @@ class DaskExecutor:
             if len(queue) < size:
                 queue.extend(games.take(size - len(queue)))
             if games.newcomers():
-                raise ClusterError(
+                raise ClusterError.about(
                     "a bot entered the field while the games play on a Dask cluster, whose "
                     "workers checked their bots before the first game: play such a league "
-                    "on this machine (--jobs)"
+                    "on this machine ({jobs})"
                 )
             if not queue:
                 return False  # nothing may start until a running game finishes

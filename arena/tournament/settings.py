@@ -91,7 +91,9 @@ def resolve(flags: Flags) -> Settings:
     if flags.bots:
         specs = command_line_bots(list(flags.bots))
     if len(specs) < 2:
-        raise UsageProblem("a tournament needs at least 2 bots (--bot, or [[bots]] in a file)")
+        raise UsageProblem.about(
+            "a tournament needs at least 2 bots ({bot}, or [[bots]] in a file)"
+        )
     running = resolve_running(flags, data)
 
     def pick(flag: T | None, key: str, default: T) -> T:
