@@ -296,9 +296,10 @@ def test_kill_9_then_rerun_gives_the_uninterrupted_leaderboard(tmp_path: Path) -
 
 
 def done_in(folder: Path) -> int:
-    """Games committed in a results folder (0 before it exists)."""
+    """Games committed in a results folder (0 before it exists). Read-only: a plain connect
+    would make an empty results.sqlite before the tournament makes its own."""
     try:
-        with sqlite3.connect(folder / "results.sqlite") as db:
+        with sqlite3.connect(f"file:{folder / 'results.sqlite'}?mode=ro", uri=True) as db:
             return int(db.execute("SELECT count(*) FROM games WHERE status='done'").fetchone()[0])
     except sqlite3.Error:
         return 0
@@ -665,15 +666,7 @@ def test_a_signal_to_the_whole_group_stops_like_ctrl_c(
         start_new_session=True,
         env={**os.environ, "TMPDIR": str(scratch)},
     )
-    deadline = time.monotonic() + 60
-    done = 0
-    while time.monotonic() < deadline and done < 50:
-        time.sleep(0.1)
-        try:
-            with sqlite3.connect(f"file:{folder / 'results.sqlite'}?mode=ro", uri=True) as db:
-                done = db.execute("SELECT count(*) FROM games WHERE status = 'done'").fetchone()[0]
-        except sqlite3.OperationalError:  # not made yet, or its tables not yet
-            continue
+    wait_for_games(folder, 50)
     os.killpg(child.pid, signum)
     _, stderr = child.communicate(timeout=60)
     assert child.returncode == status, stderr
