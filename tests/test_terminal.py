@@ -100,6 +100,20 @@ def test_replay_step_prompts_and_quits(tmp_path: Path, replay: Path, key: str, s
         terminal.close()
 
 
+def test_replay_step_keeps_keys_typed_ahead(tmp_path: Path, replay: Path) -> None:
+    """Three Enters sent at once, before the first prompt may even show, step three
+    tricks: none is flushed away while a trick prints (click.getchar flushed them)."""
+    terminal = Terminal(f"{sys.executable} -m arena replay {replay} --step", tmp_path)
+    try:
+        terminal.keys("Enter", "Enter", "Enter")
+        screen = terminal.wait_for("Trick 4: ")
+        assert "Trick 5: " not in screen
+        terminal.keys("q")
+        assert "exit=0" in terminal.wait_for("exit=")
+    finally:
+        terminal.close()
+
+
 def test_the_progress_bar_redraws_cleanly_and_stays_out_of_logs(tmp_path: Path) -> None:
     bots = " ".join(f"--bot {name}={C_BOT}" for name in "abcd")
     args = f"tournament {bots} --players 2 --deals 100 --jobs 2"

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Sequence
+import termios
+import tty
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -121,11 +125,16 @@ def replay(
         return
     names = [p["name"] for p in sorted(header["players"], key=lambda p: p["seat"])]
     click.echo(f"Game {header['game']}, seed {header['seed']}: " + ", ".join(names))
-    stepping = step and sys.stdin.isatty()
-    for line in narrate(records[1:], names, show_hands=not hide_hands):
-        click.echo(line)
-        if stepping and line.startswith("  Trick ") and not next_trick():
-            return
+    lines = narrate(records[1:], names, show_hands=not hide_hands)
+    if not (step and sys.stdin.isatty()):
+        for line in lines:
+            click.echo(line)
+        return
+    with keys_as_typed(sys.stdin.fileno()) as read_key:
+        for line in lines:
+            click.echo(line)
+            if line.startswith("  Trick ") and not next_trick(read_key):
+                return
 
 
 def ask_replay(
@@ -171,7 +180,34 @@ def ask_replay(
 STEP_PROMPT = "-- Enter: next trick, q: quit --"
 
 
-def next_trick() -> bool:
+@contextmanager
+def keys_as_typed(fd: int) -> Iterator[Callable[[], str]]:
+    """Read the terminal key by key for the whole of ``--step``, keeping keys typed ahead.
+
+    click.getchar enters raw mode afresh for each key and flushes what was typed
+    before it (TCSAFLUSH): an Enter pressed while a trick was printing, or held
+    down to run through a game, was lost. cbreak mode, entered once without a
+    flush, keeps them; Ctrl-C still interrupts (ISIG stays on).
+    """
+    saved = termios.tcgetattr(fd)
+    tty.setcbreak(fd, termios.TCSANOW)
+    typed: list[str] = []
+
+    def read_key() -> str:
+        # One read can hold several keys typed ahead: each is a key, except that an
+        # escape sequence (an arrow key) is one; "" at end of input.
+        if not typed:
+            chunk = os.read(fd, 32).decode(errors="replace")
+            typed.extend([chunk] if chunk.startswith("\x1b") else reversed(chunk))
+        return typed.pop() if typed else ""
+
+    try:
+        yield read_key
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def next_trick(read_key: Callable[[], str]) -> bool:
     """Wait for a key at ``--step``: False to stop (q, Esc or Ctrl-D); Ctrl-C exits (130).
 
     click.pause would show no prompt and read Ctrl-C as "go on"; a reader
@@ -179,11 +215,9 @@ def next_trick() -> bool:
     """
     click.echo(STEP_PROMPT, nl=False)
     try:
-        key = click.getchar()
+        key = read_key()
     except KeyboardInterrupt:
         click.echo()
         sys.exit(130)
-    except EOFError:
-        key = "q"
     click.echo("\r" + " " * len(STEP_PROMPT) + "\r", nl=False)
-    return key not in ("q", "Q", "\x1b")
+    return key not in ("", "q", "Q", "\x04") and not key.startswith("\x1b")
