@@ -1,12 +1,16 @@
 """Test-suite hooks: the system-dependency policy of :mod:`tests.system`, a SIGINT the
-arena's processes can receive, and the longest test files first."""
+arena's processes can receive, one build cache for the run, and the longest test files
+first."""
 
 from __future__ import annotations
 
+import os
 import signal
+from collections.abc import Iterator
 
 import pytest
 
+from arena.bots.builds import CACHE_ENV
 from tests.system import apply_policy
 
 # The Ctrl-C tests send SIGINT to the arena's processes, which inherit an ignored SIGINT
@@ -14,6 +18,22 @@ from tests.system import apply_policy
 # A handler, unlike "ignore", is not inherited: they start with the default.
 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def build_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Build records of this run only, in its temporary folder, shared by its workers (each
+    worker's base folder sits in the run's): a kit the tests build is built once a run, as
+    arena builds it for a user, and the user's own cache is left alone."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    before = os.environ.get(CACHE_ENV)
+    os.environ[CACHE_ENV] = str(shared / "arena-cache")
+    yield
+    if before is None:
+        del os.environ[CACHE_ENV]
+    else:
+        os.environ[CACHE_ENV] = before
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

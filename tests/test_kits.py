@@ -25,8 +25,9 @@ from pathlib import Path
 
 import pytest
 
+from arena.bots.builds import build_bot
 from arena.bots.fingerprint import files_hash
-from arena.bots.spec import BotSpec, build_bot, parse_bot
+from arena.bots.spec import BotSpec, parse_bot
 from tests.kit_fixture import FIXTURE
 from tests.system import E2E, needs
 from tests.test_tournament import leaderboard, run_cli

@@ -186,6 +186,7 @@ def test_a_build_that_cannot_start_or_fails_is_one_line_naming_its_log(tmp_path:
     code, output = run_cli("check-bot", str(tmp_path))
     assert code == 1
     assert output == (
+        "building b (no-such-toolchain-x build; first build here) ... failed\n"
         "Error: bot 'b': its build needs 'no-such-toolchain-x', which is not installed "
         "(not on PATH): see the bot's README for what it needs\n"
     )
@@ -194,7 +195,8 @@ def test_a_build_that_cannot_start_or_fails_is_one_line_naming_its_log(tmp_path:
         'run = "out/bot"\n'
     )
     code, output = run_cli("check-bot", str(tmp_path))
-    assert code == 1 and output.count("\n") == 1
+    assert code == 1 and output.count("\n") == 2, output
+    assert output.startswith("building b (sh -c 'echo first clue; ")
     assert "failed (exit 3), ending 'last words'; its whole output: " in output
     log = Path(output.rsplit(": ", 1)[1].strip())
     assert "first clue" in log.read_text() and "last words" in log.read_text()

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from arena.bots.builds import build_bot
 from arena.bots.fingerprint import files_hash
-from arena.bots.spec import build_bot, parse_bot, parse_bots
+from arena.bots.spec import parse_bot, parse_bots
 from arena.errors import BotError
 
 

@@ -13,9 +13,7 @@ import os
 import re
 import shlex
 import shutil
-import subprocess
 import sys
-import tempfile
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -148,54 +146,6 @@ def unique_names(
         taken.add(name)
         unique.append(name)
     return unique
-
-
-#: Seconds a bot's build may take (a first build downloads its packages).
-BUILD_TIMEOUT_S = 600
-
-
-def build_bot(spec: BotSpec) -> None:
-    """Run a manifest's ``build`` command once, in the manifest's folder.
-
-    A failed build is named in one line; its whole output goes to a log file
-    that the line names (a compiler's last line alone rarely says why).
-
-    Raises:
-        BotError: when the build cannot start, takes too long or fails.
-    """
-    if spec.build is None:
-        return
-    command = shlex.join(spec.build)
-    try:
-        done = subprocess.run(
-            spec.build, cwd=spec.home, capture_output=True, text=True, check=False,
-            timeout=BUILD_TIMEOUT_S,
-        )  # fmt: skip
-    except FileNotFoundError:
-        raise BotError(
-            f"bot {spec.name!r}: its build needs {spec.build[0]!r}, which is not installed "
-            f"(not on PATH): see the bot's README for what it needs"
-        ) from None
-    except OSError as error:
-        raise BotError(f"bot {spec.name!r}: cannot run its build {command!r}: {error}") from None
-    except subprocess.TimeoutExpired:
-        raise BotError(
-            f"bot {spec.name!r}: its build {command!r} took over {BUILD_TIMEOUT_S} s; "
-            "run it by hand in the bot's folder once (a first build downloads packages)"
-        ) from None
-    if done.returncode != 0:
-        with tempfile.NamedTemporaryFile(
-            "w", prefix=f"arena-build-{spec.name}-", suffix=".log", delete=False
-        ) as log:
-            log.write(f"$ {command}\n{done.stdout}{done.stderr}")
-        last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
-        raise BotError(
-            f"bot {spec.name!r}: build {command!r} failed (exit {done.returncode}), ending "
-            f"{last[0].strip()!r}; its whole output: {log.name}"
-        )
-    program = spec.argv[0]
-    if "/" in program and not (os.path.isfile(program) and os.access(program, os.X_OK)):
-        raise BotError(f"bot {spec.name!r}: the build did not produce an executable {program}")
 
 
 def check_name(name: str, where: str = "") -> str:

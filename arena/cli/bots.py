@@ -12,8 +12,9 @@ import click
 
 from arena.bots.sandbox import PROTECTIONS, detect
 from arena.bots.selftest import ATTACKS, run_attacks
-from arena.bots.spec import build_bot, parse_bots
+from arena.bots.spec import parse_bots
 from arena.checkbot import check_bot
+from arena.cli.building import build_bots, rebuild_option
 from arena.cli.common import (
     command,
     limit_options,
@@ -77,8 +78,14 @@ def sandbox(attacks: Sequence[str], no_sandbox: bool) -> None:
     help="Games in a row for the endurance check.",
 )
 @limit_options
+@rebuild_option
 def check_bot_command(
-    bot: str, games: int, move_ms: int | None, bank_ms: int | None, startup_ms: int | None
+    bot: str,
+    games: int,
+    move_ms: int | None,
+    bank_ms: int | None,
+    startup_ms: int | None,
+    rebuild: bool,
 ) -> None:
     """Check that a bot follows protocol v1; exit status 1 if any check fails.
 
@@ -91,7 +98,7 @@ def check_bot_command(
         arena check-bot sample_bots/python/random_bot.py
     """
     [spec] = parse_bots([bot])
-    build_bot(spec)
+    build_bots([spec], rebuild=rebuild, after_stop="rerun the command to check it")
     limits = Limits.given(startup_ms=startup_ms, move_ms=move_ms, bank_ms=bank_ms)
     click.echo(f"Checking {spec.name}: {spec.command}")
     failed = 0

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from arena.bots.spec import build_bot
+from arena.cli.building import build_bots, rebuild_option
 from arena.cli.common import (
     command,
     limit_options,
@@ -95,7 +95,8 @@ MATCH_FORMATS = ("table", "json")
     help="json: one stable object at the end.",
 )
 @click.option("--quiet", is_flag=True, help="No progress line.")
-def match(fmt: str, quiet: bool, **given: Any) -> None:
+@rebuild_option
+def match(fmt: str, quiet: bool, rebuild: bool, **given: Any) -> None:
     """Is NEW better than BASE? Duplicate deals, scored by place, with a sequential test.
 
     Without --field, NEW plays every deal set in every seat against K-1
@@ -118,8 +119,7 @@ def match(fmt: str, quiet: bool, **given: Any) -> None:
     settings = resolve_match(MatchFlags(**given))
     event, design, folder = settings.event, settings.design, settings.folder
     sandbox = settings.running.sandbox.capabilities()
-    for spec in settings.given:
-        build_bot(spec)
+    build_bots(settings.given, rebuild=rebuild, after_stop=f"resume with: {resume_command()}")
 
     def announce(store: Store) -> None:
         if quiet:

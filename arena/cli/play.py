@@ -12,7 +12,8 @@ from typing import Any, cast
 
 import click
 
-from arena.bots.spec import BotSpec, build_bot
+from arena.bots.spec import BotSpec
+from arena.cli.building import build_bots, rebuild_option
 from arena.cli.common import (
     command,
     limit_options,
@@ -113,7 +114,8 @@ def simulate(
     help="With --web: open the pages in this machine's browser, where it has a display "
     "(default: open).",
 )
-def play(quiet: bool, **given: Any) -> None:
+@rebuild_option
+def play(quiet: bool, rebuild: bool, **given: Any) -> None:
     """Play one game between bots, narrated trick by trick, or sit at the table yourself.
 
     A BOT is NAME=COMMAND, a COMMAND (its name derived from the file), or a
@@ -134,9 +136,8 @@ def play(quiet: bool, **given: Any) -> None:
     settings = resolve_play(PlayFlags(**given))
     seats, people, web = settings.seats, settings.people, settings.web
     sandbox = settings.sandbox.capabilities()
-    for seat in seats:
-        if isinstance(seat, BotSpec):
-            build_bot(seat)
+    bots = [seat for seat in seats if isinstance(seat, BotSpec)]
+    build_bots(bots, rebuild=rebuild, after_stop="rerun the command to play")
     layers = list(sandbox.layers) if sandbox is not None else []
     if people:  # the terminal's and the web server's code, only for a person at the table
         from arena.human.table import People  # noqa: PLC0415

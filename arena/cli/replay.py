@@ -16,7 +16,8 @@ import click
 from arena.ask import ask_again, check_replay, game_settings
 from arena.bots.player import ProcessPlayer
 from arena.bots.sandbox import SandboxRequest
-from arena.bots.spec import build_bot, parse_bot
+from arena.bots.spec import parse_bot
+from arena.cli.building import build_bots
 from arena.cli.common import (
     command,
     sandbox_options,
@@ -147,7 +148,7 @@ def ask_replay(
     """``arena replay --ask``: start BOT, ask it the seat's decisions, print the differences."""
     header = check_replay(records, seat, at)
     spec = parse_bot(bot)
-    build_bot(spec)
+    build_bots([spec], rebuild=False, after_stop="rerun the command to ask it")
     request = SandboxRequest.parse(*sandbox_flags)
     sandbox = request.capabilities()
     _, timing = game_settings(header)

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from arena.bots.spec import build_bot
+from arena.cli.building import build_bots, rebuild_option
 from arena.cli.common import (
     command,
     limit_options,
@@ -116,7 +116,8 @@ from arena.tournament.settings import Flags, Settings, resolve
 @limit_options
 @sandbox_options
 @click.option("--quiet", is_flag=True, help="No progress bar; only the summary line.")
-def tournament(dry_run: bool, quiet: bool, **given: Any) -> None:
+@rebuild_option
+def tournament(dry_run: bool, quiet: bool, rebuild: bool, **given: Any) -> None:
     """Play a tournament with duplicate deals, and rate the bots.
 
     Each table plays --deals deal sets, each in every seat rotation. A
@@ -151,8 +152,7 @@ def tournament(dry_run: bool, quiet: bool, **given: Any) -> None:
         return
     plan = event.check_size(settings.max_games)
     sandbox = settings.running.sandbox.capabilities()
-    for spec in event.bots:
-        build_bot(spec)
+    build_bots(event.bots, rebuild=rebuild, after_stop=f"resume with: {resume_command()}")
     # After the build: a league knows a bot by the files it runs, build outputs included.
     event = settle(event, folder, settings.updates)
 

@@ -26,8 +26,9 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
+from arena.bots.builds import build_bot
 from arena.bots.player import ProcessPlayer
-from arena.bots.spec import build_bot, parse_bot
+from arena.bots.spec import parse_bot
 from arena.errors import BotFault, FaultKind
 from arena.execute.game import play_one
 from arena.game import Rules

@@ -1,0 +1,397 @@
+"""A bot folder's build, run once per content.
+
+A bot folder's ``build`` (its ``bot.toml``) used to run before every
+``tournament``, ``match``, ``play`` and ``check-bot``: 41 s of a fresh CMake
+configure before a 5 s tournament, ``npm ci`` again for each check. Now it
+runs only when it could make something new:
+
+- never built here, or the last build failed or was stopped;
+- an input changed: a file of the folder, but for the build's outputs and the
+  build caches (:data:`~arena.bots.spec.BUILD_CACHES`); the outputs are the
+  files a build wrote (new or changed), so a build that writes its program
+  next to its sources does not rebuild itself forever;
+- an output it recorded is missing or changed (a ``make clean``, a removed
+  ``target/``);
+- the toolchain changed: the path and ``--version`` of each program the
+  build command runs (``cargo``; ``cmake`` inside ``sh -c '...'``);
+- the build command changed, or ``rebuild`` says so (``--rebuild``).
+
+The record of the last build lives outside the folder, in the user's cache
+folder (``ARENA_CACHE_DIR``, else platformdirs' user cache folder for
+``arena``), keyed by the folder's real path: a read-only bot folder works,
+and a folder copied elsewhere builds anew. A file lock on the record makes
+two arenas that build the same folder at once take turns; the second finds
+it built. The build's whole output is kept in a log beside the record.
+
+Inputs are compared by content (blake2b), but a file whose size and mtime
+are those recorded is not read again, so an up-to-date check costs a walk
+of the folder and a stat per file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import functools
+import hashlib
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import platformdirs
+
+from arena.bots.spec import BUILD_CACHES, BotSpec
+from arena.errors import BotError
+
+#: Seconds a bot's build may take (a first build downloads its packages).
+BUILD_TIMEOUT_S = 600
+#: Overrides the folder of build records and logs (tests, a server, a shared cache).
+CACHE_ENV = "ARENA_CACHE_DIR"
+#: Bumped when a record's fields change meaning: an old record is then a build to run.
+RECORD_VERSION = 1
+#: Folders this deep in a bot's folder are not walked (as its fingerprint).
+MAX_DEPTH = 40
+#: Seconds a toolchain's ``--version`` may take (a JVM's Maven takes ~0.5 s).
+VERSION_TIMEOUT_S = 30
+#: Words of a shell command that are not programs it runs.
+_SHELL_WORDS = frozenset({"&&", "||", ";", "|", "(", ")", "!", "{", "}", "then", "do", "else"})
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh"})
+_CMAKE_HOME = re.compile(r"^CMAKE_CACHEFILE_DIR:INTERNAL=(.*)$", re.MULTILINE)
+
+#: (size, mtime in ns, content hash) of a file, by its path relative to the folder.
+Files = dict[str, tuple[int, int, str]]
+
+
+@dataclass(frozen=True)
+class Build:
+    """A bot folder's build as this run found it."""
+
+    bot: str
+    command: str
+    #: Its whole output, kept from the last build that ran.
+    log: Path
+    #: Seconds the build took now; None when it was up to date and did not run.
+    seconds: float | None = None
+    #: Why it ran ("first build here", "src/main.rs changed", "--rebuild", ...).
+    reason: str = ""
+
+
+class BuildWatcher(Protocol):
+    """Told of each build that runs (a terminal prints a line for it; up to date: nothing)."""
+
+    def started(self, bot: str, command: str, reason: str) -> None: ...
+
+    def finished(self, build: Build) -> None: ...
+
+
+def cache_folder() -> Path:
+    """Where build records and logs live: ``$ARENA_CACHE_DIR``, else the user's cache."""
+    given = os.environ.get(CACHE_ENV)
+    return Path(given) if given else Path(platformdirs.user_cache_dir("arena"))
+
+
+def build_bot(
+    spec: BotSpec, *, rebuild: bool = False, watcher: BuildWatcher | None = None
+) -> Build | None:
+    """Bring a bot folder's build up to date: run its ``build`` if anything it builds from
+    changed (see the module's docstring), else nothing. None for a bot with no build.
+
+    Raises:
+        BotError: the build cannot start, takes too long, fails, or leaves no program.
+        KeyboardInterrupt: a stop during the build, which is killed with its helpers
+            (it runs in a process group of its own); nothing is recorded.
+    """
+    if spec.build is None or spec.home is None:
+        return None
+    home = spec.home.resolve()
+    command = shlex.join(spec.build)
+    key = hashlib.blake2b(str(home).encode(), digest_size=12).hexdigest()
+    records = cache_folder() / "builds"
+    log = records / f"{key}.log"
+    with _locked(records / f"{key}.lock"):
+        record = _read_record(records / f"{key}.json")
+        reason = "--rebuild" if rebuild else _stale(record, home, command, spec)
+        if reason is None:
+            return Build(spec.name, command, log)
+        if watcher is not None:
+            watcher.started(spec.name, command, reason)
+        moved = _stale_cmake_caches(home)
+        before = _walk(home, _inputs(record), everything=True)
+        started = time.monotonic()
+        _run(spec, command, home, log, moved)
+        seconds = time.monotonic() - started
+        after = _walk(home, before, everything=True)
+        outputs = {path for path, seen in after.items() if before.get(path) != seen}
+        outputs |= {path for path in _outputs(record) if path in after}
+        _write_record(records, key, {
+            "version": RECORD_VERSION,
+            "folder": str(home),
+            "command": command,
+            "toolchain": toolchain(spec.build),
+            "inputs": {path: seen for path, seen in before.items()
+                       if path not in outputs and _is_input(path)},
+            "outputs": {path: after[path][:2] for path in sorted(outputs)},
+            "seconds": round(seconds, 3),
+        })  # fmt: skip
+    built = Build(spec.name, command, log, seconds, reason)
+    if watcher is not None:
+        watcher.finished(built)
+    return built
+
+
+def _stale(record: dict[str, Any] | None, home: Path, command: str, spec: BotSpec) -> str | None:
+    """Why the folder needs its build, or None when the last one still stands."""
+    if record is None:
+        return "first build here"
+    if record.get("version") != RECORD_VERSION or record.get("folder") != str(home):
+        return "first build here"
+    if record.get("command") != command:
+        return "its build command changed"
+    for path, (size, mtime) in _outputs(record).items():
+        try:
+            seen = (home / path).stat()
+        except OSError:
+            return f"{path} is missing"
+        if (seen.st_size, seen.st_mtime_ns) != (size, mtime):
+            return f"{path} changed"
+    for token in spec.argv:  # what it runs: target/release/bot, dist/bot.js, a .jar
+        ran = Path(token)
+        if ran.is_absolute() and ran.is_relative_to(home) and not ran.exists():
+            return f"{ran.relative_to(home)} is missing"
+    recorded = _inputs(record)
+    outputs = _outputs(record)
+    now = {path: seen for path, seen in _walk(home, recorded).items() if path not in outputs}
+    for path in sorted(now.keys() | recorded.keys()):
+        if path not in now:
+            return f"{path} was removed"
+        if path not in recorded:
+            return f"{path} is new"
+        if now[path][2] != recorded[path][2]:
+            return f"{path} changed"
+    if record.get("toolchain") != toolchain(spec.build or ()):
+        return "its toolchain changed"
+    return None
+
+
+def _run(spec: BotSpec, command: str, home: Path, log: Path, moved: list[str]) -> None:
+    """Run the build in its own process group, its output to ``log``."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("w", encoding="utf-8") as out:
+        out.write(f"$ {command}\n# in {home}\n")
+        out.writelines(f"# {note}\n" for note in moved)
+        out.flush()
+        try:
+            process = subprocess.Popen(
+                spec.build or (), cwd=home, stdin=subprocess.DEVNULL, stdout=out,
+                stderr=subprocess.STDOUT, start_new_session=True,
+            )  # fmt: skip
+        except FileNotFoundError:
+            raise BotError(
+                f"bot {spec.name!r}: its build needs {(spec.build or ('',))[0]!r}, which is "
+                "not installed (not on PATH): see the bot's README for what it needs"
+            ) from None
+        except OSError as error:
+            raise BotError(
+                f"bot {spec.name!r}: cannot run its build {command!r}: {error}"
+            ) from None
+        try:
+            status = process.wait(timeout=BUILD_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            _kill(process)
+            raise BotError(
+                f"bot {spec.name!r}: its build {command!r} took over {BUILD_TIMEOUT_S} s; "
+                f"run it by hand in the bot's folder once (a first build downloads packages); "
+                f"its output: {log}"
+            ) from None
+        except BaseException:  # a stop (Ctrl-C, SIGTERM): the build and its helpers go too
+            _kill(process)
+            raise
+    if status != 0:
+        lines = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+        last = lines[-1].strip() if len(lines) > 2 + len(moved) else "no output"
+        raise BotError(
+            f"bot {spec.name!r}: build {command!r} failed (exit {status}), ending "
+            f"{last!r}; its whole output: {log}"
+        )
+    program = spec.argv[0]
+    if "/" in program and not (os.path.isfile(program) and os.access(program, os.X_OK)):
+        raise BotError(f"bot {spec.name!r}: the build did not produce an executable {program}")
+
+
+def _kill(process: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError):  # the group has ended already
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def toolchain(build: tuple[str, ...]) -> dict[str, str]:
+    """Each program the build command runs: its path and what its ``--version`` says."""
+    return {program: _version(program) for program in _programs(build)}
+
+
+def _programs(build: tuple[str, ...]) -> list[str]:
+    """The programs of a build command: its first word, or, for ``sh -c SCRIPT``, the
+    first word of each command of the script (``cmake`` twice is one)."""
+    if len(build) >= 3 and Path(build[0]).name in _SHELLS and build[1] == "-c":
+        try:
+            lexer = shlex.shlex(build[2], posix=True, punctuation_chars=True)
+            words = list(lexer)
+        except ValueError:
+            return [build[0]]
+        found: list[str] = []
+        first = True
+        for word in words:
+            if word in _SHELL_WORDS or set(word) <= set("&|;()"):
+                first = True
+            elif first and "=" not in word:
+                found.append(word)
+                first = False
+        return list(dict.fromkeys(found)) or [build[0]]
+    return [build[0]] if build else []
+
+
+@functools.cache
+def _version(program: str) -> str:
+    """``PATH: first lines of --version`` (once per program and process)."""
+    where = shutil.which(program)
+    if where is None:
+        return "not found"
+    try:
+        done = subprocess.run(
+            [where, "--version"], capture_output=True, text=True, errors="replace",
+            timeout=VERSION_TIMEOUT_S, stdin=subprocess.DEVNULL, check=False,
+        )  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"{os.path.realpath(where)}: no version ({type(error).__name__})"
+    said = (done.stdout or done.stderr).strip().splitlines()[:3]
+    return f"{os.path.realpath(where)}: " + " / ".join(said)[:300]
+
+
+def _is_input(path: str) -> bool:
+    return not any(part in BUILD_CACHES for part in Path(path).parts[:-1])
+
+
+def _walk(home: Path, known: Files, *, everything: bool = False) -> Files:
+    """The folder's files: size, mtime and hash (a hash from ``known`` where size and
+    mtime are as known; a file in a build cache is not hashed: ``""``). ``everything``:
+    build caches too (to see what a build wrote), else only inputs."""
+    found: Files = {}
+    for folder, subfolders, files in os.walk(home):
+        relative = Path(folder).relative_to(home)
+        if len(relative.parts) >= MAX_DEPTH:
+            subfolders[:] = []
+        elif not everything:
+            subfolders[:] = [name for name in subfolders if name not in BUILD_CACHES]
+        for name in files:
+            path = (relative / name).as_posix()
+            try:
+                seen = os.stat(os.path.join(folder, name))
+            except OSError:
+                continue
+            size, mtime = seen.st_size, seen.st_mtime_ns
+            was = known.get(path)
+            if was is not None and (was[0], was[1]) == (size, mtime):
+                found[path] = (size, mtime, was[2])
+            elif _is_input(path):
+                found[path] = (size, mtime, _hash(Path(folder, name)))
+            else:
+                found[path] = (size, mtime, "")
+    return found
+
+
+def _hash(path: Path) -> str:
+    digest = hashlib.blake2b(digest_size=16)
+    try:
+        with path.open("rb") as file:
+            for block in iter(functools.partial(file.read, 1 << 20), b""):
+                digest.update(block)
+    except OSError:
+        return "unreadable"
+    return digest.hexdigest()
+
+
+def _stale_cmake_caches(home: Path) -> list[str]:
+    """Remove a CMake cache made in another folder (a bot folder copied with its
+    ``build/``): CMake refuses to run on it. Returns what was removed, said in the log."""
+    removed = []
+    for cache in sorted(home.glob("*/CMakeCache.txt")) + sorted(home.glob("CMakeCache.txt")):
+        try:
+            made_in = _CMAKE_HOME.search(cache.read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            continue
+        if made_in is None or Path(made_in.group(1)).resolve() == cache.parent.resolve():
+            continue
+        cache.unlink()
+        shutil.rmtree(cache.parent / "CMakeFiles", ignore_errors=True)
+        removed.append(
+            f"{cache.relative_to(home)} was made in {made_in.group(1)} (a folder copied with "
+            "its build outputs): removed it and CMakeFiles/ for a fresh configure"
+        )
+    return removed
+
+
+def _inputs(record: dict[str, Any] | None) -> Files:
+    if record is None:
+        return {}
+    return {path: (seen[0], seen[1], seen[2]) for path, seen in record.get("inputs", {}).items()}
+
+
+def _outputs(record: dict[str, Any] | None) -> dict[str, tuple[int, int]]:
+    if record is None:
+        return {}
+    return {path: (seen[0], seen[1]) for path, seen in record.get("outputs", {}).items()}
+
+
+def _read_record(path: Path) -> dict[str, Any] | None:
+    """The last build's record; None when there is none or it cannot be read (a build
+    runs then, and writes a good one)."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def _write_record(records: Path, key: str, record: dict[str, Any]) -> None:
+    """Write the record whole or not at all (a rename), so a reader never sees half."""
+    partial = records / f"{key}.json.part"
+    partial.write_text(json.dumps(record, separators=(",", ":")), encoding="utf-8")
+    partial.replace(records / f"{key}.json")
+    _prune(records)
+
+
+def _prune(records: Path) -> None:
+    """Forget the builds of folders that are gone (a student's old copies, test folders):
+    the cache holds a record and a log per folder that still exists, no more."""
+    for path in records.glob("*.json"):
+        record = _read_record(path)
+        folder = record.get("folder") if record is not None else None
+        if isinstance(folder, str) and not os.path.isdir(folder):
+            for gone in (path, path.with_suffix(".log"), path.with_suffix(".lock")):
+                gone.unlink(missing_ok=True)
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` (made if missing): one build of a folder at once."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = path.open("a")
+    except OSError as error:
+        raise BotError(
+            f"cannot keep build records in {path.parent}: {error.strerror} "
+            f"(set {CACHE_ENV} to a folder arena may write)"
+        ) from None
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield

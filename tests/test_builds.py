@@ -1,0 +1,276 @@
+"""A bot folder is built once per content: what makes a build run again, and what not.
+
+Real builds (shell scripts) in real folders; each test keeps its own build records
+(``ARENA_CACHE_DIR`` in its temporary folder), and counts the builds that ran in a file
+outside the bot's folder.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.bots import builds
+from arena.bots.builds import CACHE_ENV, build_bot, toolchain
+from arena.bots.spec import BotSpec, parse_bot
+from arena.errors import BotError
+
+ROOT = Path(__file__).resolve().parent.parent
+RANDOM_BOT = ROOT / "sample_bots/python/random_bot.py"
+
+
+@pytest.fixture(autouse=True)
+def records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(CACHE_ENV, str(folder))
+    return folder
+
+
+def bot_folder(tmp_path: Path, script: str, name: str = "b") -> Path:
+    """A bot folder: the random bot as bot.py, and ``script`` as its build, which also
+    counts its runs in ``../NAME.builds``."""
+    folder = tmp_path / name
+    folder.mkdir()
+    shutil.copy(RANDOM_BOT, folder / "bot.py")
+    (folder / "build.sh").write_text(f"echo built >> ../{name}.builds\n{script}\n")
+    (folder / "bot.toml").write_text(f'name = "{name}"\nrun = "python3 bot.py"\n'
+                                     'build = "sh build.sh"\n')  # fmt: skip
+    return folder
+
+
+def runs(folder: Path) -> int:
+    counter = folder.parent / f"{folder.name}.builds"
+    return len(counter.read_text().splitlines()) if counter.exists() else 0
+
+
+def build(folder: Path, *, rebuild: bool = False) -> builds.Build | None:
+    return build_bot(parse_bot(str(folder)), rebuild=rebuild)
+
+
+def reason(folder: Path, *, rebuild: bool = False) -> str | None:
+    """Why the folder's build ran now; None when it was up to date."""
+    done = build(folder, rebuild=rebuild)
+    assert done is not None
+    return done.reason if done.seconds is not None else None
+
+
+def test_a_build_runs_again_only_when_what_it_builds_from_changed(tmp_path: Path) -> None:
+    folder = bot_folder(tmp_path, "mkdir -p target && cat bot.py > target/copy && cp bot.py prog")
+    first = build(folder)
+    assert first is not None and first.seconds is not None and first.reason == "first build here"
+    assert "$ sh build.sh" in first.log.read_text()
+    again = build(folder)
+    assert again is not None and again.seconds is None, "nothing changed: no build"
+    assert runs(folder) == 1
+    # The program it writes beside its sources (prog) is an output, not an input.
+    os.utime(folder / "bot.py")  # touched, the same content: no build
+    assert reason(folder) is None
+    (folder / "notes.txt").write_text("a new input file\n")
+    assert reason(folder) == "notes.txt is new"
+    (folder / "bot.py").write_text((folder / "bot.py").read_text() + "\n# changed\n")
+    assert reason(folder) == "bot.py changed"
+    (folder / "target/copy").unlink()
+    assert reason(folder) == "target/copy is missing"
+    (folder / "prog").write_text("edited by hand\n")
+    assert reason(folder) == "prog changed"
+    (folder / "notes.txt").unlink()
+    assert reason(folder) == "notes.txt was removed"
+    assert reason(folder, rebuild=True) == "--rebuild"
+    assert runs(folder) == 7
+    assert reason(folder) is None
+
+
+def test_a_missing_file_the_bot_runs_builds_though_no_build_recorded_it(tmp_path: Path) -> None:
+    """Built by hand before arena first built it, the program was not written by arena's
+    build (so not recorded as an output); removed, it still brings a build."""
+    folder = bot_folder(tmp_path, "test -e out/bot.py || { mkdir -p out && cp bot.py out/; }")
+    (folder / "out").mkdir()
+    shutil.copy(folder / "bot.py", folder / "out/bot.py")
+    (folder / "bot.toml").write_text('run = "python3 out/bot.py"\nbuild = "sh build.sh"\n')
+    assert reason(folder) == "first build here"
+    assert reason(folder) is None
+    shutil.rmtree(folder / "out")
+    assert reason(folder) == "out/bot.py is missing"
+    assert (folder / "out/bot.py").is_file()
+
+
+def test_a_changed_build_command_or_a_copied_folder_builds(tmp_path: Path) -> None:
+    folder = bot_folder(tmp_path, "true")
+    build(folder)
+    text = (folder / "bot.toml").read_text().replace("sh build.sh", "sh ./build.sh")
+    (folder / "bot.toml").write_text(text)
+    # bot.toml is an input too; the command is said first.
+    assert reason(folder) == "its build command changed"
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    (tmp_path / "copy.builds").write_text("")
+    assert reason(copy) == "first build here"
+
+
+def test_building_writes_nothing_into_the_folder_but_what_the_build_writes(
+    tmp_path: Path,
+) -> None:
+    """The records live in the cache folder: a folder whose build writes nothing (here) is
+    left as it was, as a read-only folder needs."""
+    folder = bot_folder(tmp_path, "true")
+    before = sorted(path.name for path in folder.iterdir())
+    build(folder)
+    build(folder)
+    assert sorted(path.name for path in folder.iterdir()) == before
+
+
+def test_a_new_toolchain_version_builds_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    tool = tools / "mytool"
+    tool.write_text('#!/bin/sh\n[ "$1" = --version ] && echo "mytool 1.0"; exit 0\n')
+    tool.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tools}:{os.environ['PATH']}")
+    folder = bot_folder(tmp_path, "true")
+    text = (folder / "bot.toml").read_text().replace("sh build.sh", "sh -c 'mytool && sh build.sh'")
+    (folder / "bot.toml").write_text(text)
+    build(folder)
+    builds._version.cache_clear()  # a version is asked once a process: a new process
+    assert reason(folder) is None
+    tool.write_text(tool.read_text().replace("1.0", "1.1"))
+    builds._version.cache_clear()
+    assert reason(folder) == "its toolchain changed"
+
+
+@pytest.mark.parametrize(
+    ("build_command", "programs"),
+    [
+        (("cargo", "build", "--release"), ["cargo"]),
+        (("sh", "-c", "cmake -S . -B build -DX=1 && cmake --build build"), ["cmake"]),
+        (("sh", "-c", "npm ci --no-audit --no-fund && npx tsc -p ."), ["npm", "npx"]),
+        (("bash", "-c", "CC=gcc make -j2; strip bot | cat"), ["make", "strip", "cat"]),
+    ],
+)
+def test_the_toolchain_is_each_program_the_build_runs(
+    build_command: tuple[str, ...], programs: list[str]
+) -> None:
+    assert list(toolchain(build_command)) == programs
+
+
+def test_a_failed_build_names_its_log_and_runs_again_next_time(tmp_path: Path) -> None:
+    folder = bot_folder(tmp_path, "echo compiling; echo 'error: boom' >&2; exit 3")
+    said = r"build 'sh build.sh' failed \(exit 3\), ending 'error: boom'; its whole output: "
+    with pytest.raises(BotError, match=said) as caught:
+        build(folder)
+    log = Path(str(caught.value).rsplit(" ", 1)[-1])
+    assert "compiling\nerror: boom" in log.read_text()
+    with pytest.raises(BotError):
+        build(folder)
+    assert runs(folder) == 2
+
+
+def test_a_cmake_cache_from_another_folder_is_removed_before_the_build(tmp_path: Path) -> None:
+    """A bot folder copied with its build/ folder: CMake refuses a cache made elsewhere, so
+    arena removes it (and says so in the log); the build configures afresh."""
+    folder = bot_folder(tmp_path, "test ! -e build/CMakeCache.txt && test ! -d build/CMakeFiles")
+    (folder / "build/CMakeFiles").mkdir(parents=True)
+    (folder / "build/CMakeCache.txt").write_text(
+        "# This is the CMakeCache file.\nCMAKE_CACHEFILE_DIR:INTERNAL=/home/someone/b/build\n"
+    )
+    done = build(folder)
+    assert done is not None
+    assert "build/CMakeCache.txt was made in /home/someone/b/build" in done.log.read_text()
+    # A cache made here is left alone.
+    (folder / "build/CMakeCache.txt").write_text(
+        f"CMAKE_CACHEFILE_DIR:INTERNAL={folder.resolve() / 'build'}\n"
+    )
+    (folder / "build.sh").write_text("echo built >> ../b.builds\ntest -e build/CMakeCache.txt\n")
+    assert build(folder) is not None
+
+
+def test_two_arenas_building_one_folder_at_once_build_it_once(tmp_path: Path) -> None:
+    folder = bot_folder(tmp_path, "sleep 1")
+    code = (
+        "import sys; from arena.bots.builds import build_bot; from arena.bots.spec import "
+        "parse_bot; build_bot(parse_bot(sys.argv[1]))"
+    )
+    both = [subprocess.Popen([sys.executable, "-c", code, str(folder)]) for _ in range(2)]
+    assert [process.wait(timeout=60) for process in both] == [0, 0]
+    assert runs(folder) == 1
+
+
+def arena(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "arena", *args], cwd=cwd, capture_output=True, text=True,
+        timeout=120, check=False,
+    )  # fmt: skip
+
+
+def test_a_line_says_each_build_and_rebuild_forces_one(tmp_path: Path) -> None:
+    folder = bot_folder(tmp_path, "true")
+    play = ["play", str(folder), str(RANDOM_BOT), "--quiet"]
+    first = arena(*play, cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert first.stderr.startswith("building b (sh build.sh; first build here) ... "), first.stderr
+    assert first.stderr.splitlines()[0].endswith(" s")
+    second = arena(*play, cwd=tmp_path)
+    assert second.returncode == 0 and "building" not in second.stderr
+    forced = arena(*play, "--rebuild", cwd=tmp_path)
+    assert "building b (sh build.sh; --rebuild) ... " in forced.stderr
+    assert runs(folder) == 2
+
+
+def test_a_failed_build_ends_its_line_and_says_why_in_one_more(tmp_path: Path) -> None:
+    folder = bot_folder(tmp_path, "echo 'main.c:3: error: expected ;' >&2; exit 1")
+    done = arena("play", str(folder), str(RANDOM_BOT), cwd=tmp_path)
+    assert done.returncode == 1
+    first, second, *rest = done.stderr.splitlines()
+    assert first.startswith("building b (sh build.sh; first build here) ...") and first.endswith(
+        " failed"
+    )
+    assert second.startswith("Error: bot 'b': build 'sh build.sh' failed (exit 1), ending ")
+    assert rest == [] and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(("signum", "status", "said"), [
+    (signal.SIGINT, 130, "Interrupted"), (signal.SIGTERM, 143, "Stopped by SIGTERM"),
+])  # fmt: skip
+def test_a_stop_during_a_build_exits_like_a_stop_during_a_run(
+    tmp_path: Path, signum: int, status: int, said: str
+) -> None:
+    """Ctrl-C (or SIGTERM) while a tournament builds: its status, one line with the command
+    to resume, no "Aborted!"; the build's processes are gone and nothing is recorded."""
+    folder = bot_folder(tmp_path, "echo $$ > ../build.pid; sleep 60")
+    command = ["tournament", "--bot", str(folder), "--bot", str(RANDOM_BOT), "--players", "2",
+               "--out", str(tmp_path / "out")]  # fmt: skip
+    process = subprocess.Popen(
+        [sys.executable, "-m", "arena", *command], cwd=tmp_path, stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    pid_file = tmp_path / "build.pid"
+    deadline = time.monotonic() + 30
+    while not pid_file.exists() or not pid_file.read_text().strip():
+        assert time.monotonic() < deadline, "the build did not start"
+        time.sleep(0.05)
+    process.send_signal(signum)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == status, stderr
+    lines = stderr.splitlines()
+    assert lines[0].startswith("building b (sh build.sh; first build here) ..."), stderr
+    assert lines[1] == (f"{said} while building b: no game was played; resume with: arena "
+                        + " ".join(command)), stderr  # fmt: skip
+    assert "Aborted" not in stderr and "Traceback" not in stderr
+    build_pid = int(pid_file.read_text())
+    with pytest.raises(ProcessLookupError):
+        os.kill(build_pid, 0)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_bot_without_a_build_needs_no_record(tmp_path: Path, records: Path) -> None:
+    spec = BotSpec(name="x", argv=(sys.executable, str(RANDOM_BOT)), source="x")
+    assert build_bot(spec) is None
+    assert not records.exists()
