@@ -12,6 +12,7 @@ status says which signal it was, as shells do: 128 + its number (Ctrl-C
 from __future__ import annotations
 
 import signal
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from multiprocessing import resource_tracker
@@ -43,6 +44,34 @@ def stop_like_ctrl_c() -> Iterator[None]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+@contextmanager
+def held_stops() -> Iterator[None]:
+    """Within the block, Ctrl-C, SIGTERM and SIGHUP wait; the first one that came acts
+    when the block ends, as it would have (its handler runs then).
+
+    For a step a stop must not cut in half: a child process started, whose pid
+    (needed to kill it) is known only once ``Popen`` returns. Outside the main
+    thread, where handlers cannot be set, the block runs as it is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pending: list[int] = []
+
+    def hold(signum: int, _frame: FrameType | None) -> None:
+        pending.append(signum)
+
+    held = (signal.SIGINT, *STOPPING)
+    previous = {signum: signal.signal(signum, hold) for signum in held}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if pending:
+            signal.raise_signal(pending[0])
 
 
 def _shield_resource_tracker() -> None:

@@ -52,6 +52,7 @@ import platformdirs
 
 from arena.bots.spec import BUILD_CACHES, BotSpec
 from arena.errors import BotError
+from arena.signals import held_stops
 
 #: Seconds a bot's build may take (a first build downloads its packages).
 BUILD_TIMEOUT_S = 600
@@ -84,6 +85,20 @@ class Build:
     seconds: float | None = None
     #: Why it ran ("first build here", "src/main.rs changed", "--rebuild", ...).
     reason: str = ""
+
+
+class BuildFailed(BotError):
+    """A build that could not run or failed: why, and the log of its whole output (a
+    tournament lists it with its other broken bots; alone, it is the command's error)."""
+
+    def __init__(self, bot: str, reason: str, log: Path | None = None) -> None:
+        super().__init__(f"bot {bot!r}: {reason}" + (f"; its whole output: {log}" if log else ""))
+        self.bot = bot
+        self.reason = reason
+        self.log = log
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.bot, self.reason, self.log))
 
 
 class BuildWatcher(Protocol):
@@ -190,28 +205,34 @@ def _run(spec: BotSpec, command: str, home: Path, log: Path, moved: list[str]) -
         out.write(f"$ {command}\n# in {home}\n")
         out.writelines(f"# {note}\n" for note in moved)
         out.flush()
+        process: subprocess.Popen[bytes] | None = None
         try:
-            process = subprocess.Popen(
-                spec.build or (), cwd=home, stdin=subprocess.DEVNULL, stdout=out,
-                stderr=subprocess.STDOUT, start_new_session=True,
-            )  # fmt: skip
+            with held_stops():  # a stop waits until the build's pid is known, to kill it
+                process = subprocess.Popen(
+                    spec.build or (), cwd=home, stdin=subprocess.DEVNULL, stdout=out,
+                    stderr=subprocess.STDOUT, start_new_session=True,
+                )  # fmt: skip
         except FileNotFoundError:
-            raise BotError(
-                f"bot {spec.name!r}: its build needs {(spec.build or ('',))[0]!r}, which is "
-                "not installed (not on PATH): see the bot's README for what it needs"
+            raise BuildFailed(
+                spec.name,
+                f"its build needs {(spec.build or ('',))[0]!r}, which is not installed (not on "
+                "PATH): see the bot's README for what it needs",
             ) from None
         except OSError as error:
-            raise BotError(
-                f"bot {spec.name!r}: cannot run its build {command!r}: {error}"
-            ) from None
+            raise BuildFailed(spec.name, f"cannot run its build {command!r}: {error}") from None
+        except BaseException:  # a stop held while it started: the build goes with it
+            if process is not None:
+                _kill(process)
+            raise
         try:
             status = process.wait(timeout=BUILD_TIMEOUT_S)
         except subprocess.TimeoutExpired:
             _kill(process)
-            raise BotError(
-                f"bot {spec.name!r}: its build {command!r} took over {BUILD_TIMEOUT_S} s; "
-                f"run it by hand in the bot's folder once (a first build downloads packages); "
-                f"its output: {log}"
+            raise BuildFailed(
+                spec.name,
+                f"its build {command!r} took over {BUILD_TIMEOUT_S} s; run it by hand in the "
+                "bot's folder once (a first build downloads packages)",
+                log,
             ) from None
         except BaseException:  # a stop (Ctrl-C, SIGTERM): the build and its helpers go too
             _kill(process)
@@ -219,13 +240,12 @@ def _run(spec: BotSpec, command: str, home: Path, log: Path, moved: list[str]) -
     if status != 0:
         lines = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
         last = lines[-1].strip() if len(lines) > 2 + len(moved) else "no output"
-        raise BotError(
-            f"bot {spec.name!r}: build {command!r} failed (exit {status}), ending "
-            f"{last!r}; its whole output: {log}"
+        raise BuildFailed(
+            spec.name, f"build {command!r} failed (exit {status}), ending {last!r}", log
         )
     program = spec.argv[0]
     if "/" in program and not (os.path.isfile(program) and os.access(program, os.X_OK)):
-        raise BotError(f"bot {spec.name!r}: the build did not produce an executable {program}")
+        raise BuildFailed(spec.name, f"the build did not produce an executable {program}", log)
 
 
 def _kill(process: subprocess.Popen[bytes]) -> None:
