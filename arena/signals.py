@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from multiprocessing import resource_tracker
 from types import FrameType
@@ -38,12 +38,8 @@ def _raise(signum: int, _frame: FrameType | None) -> None:
 def stop_like_ctrl_c() -> Iterator[None]:
     """Within the block, SIGTERM and SIGHUP raise :class:`Stopped` (main thread only)."""
     _shield_resource_tracker()
-    previous = {signum: signal.signal(signum, _raise) for signum in STOPPING}
-    try:
+    with _handled(STOPPING, _raise):
         yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
 
 
 @contextmanager
@@ -63,15 +59,25 @@ def held_stops() -> Iterator[None]:
     def hold(signum: int, _frame: FrameType | None) -> None:
         pending.append(signum)
 
-    held = (signal.SIGINT, *STOPPING)
-    previous = {signum: signal.signal(signum, hold) for signum in held}
+    try:
+        with _handled((signal.SIGINT, *STOPPING), hold):
+            yield
+    finally:
+        if pending:
+            signal.raise_signal(pending[0])
+
+
+@contextmanager
+def _handled(
+    signums: Iterable[int], handler: Callable[[int, FrameType | None], None]
+) -> Iterator[None]:
+    """Within the block, ``handler`` handles ``signums``; the previous handlers after it."""
+    previous = {signum: signal.signal(signum, handler) for signum in signums}
     try:
         yield
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-        if pending:
-            signal.raise_signal(pending[0])
+        for signum, before in previous.items():
+            signal.signal(signum, before)
 
 
 def _shield_resource_tracker() -> None:
