@@ -62,6 +62,11 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_.\-]+")
 #: Module-level because a stop signal's handler must reach every bot of the process
 #: (:func:`kill_all`) without waiting on any object that might be mid-update.
 LIVE: set[int] = set()
+#: Held from a bot's start until its pid is in :data:`LIVE`, and while a stopped bot's
+#: leftovers are killed: the sweep kills every child of this process that left its session
+#: and is not in LIVE, which a bot started by another thread at that moment would be (a
+#: field is probed from threads: arena.bots.health).
+_STARTING = threading.Lock()
 #: A bot's scratch folder: ``arena-<maker's pid>.<its place>-<bot>-<random>`` (see owner).
 _SCRATCH = re.compile(rf"^arena-{owner.MARK.pattern}-")
 _swept = False
@@ -190,21 +195,22 @@ class BotProcess:
             )
             argv = self.confinement.argv
         try:
-            self.proc = subprocess.Popen(
-                argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=self.scratch,
-                env=env,
-                start_new_session=True,
-                close_fds=True,
-                bufsize=0,
-            )
+            with _STARTING:
+                self.proc = subprocess.Popen(
+                    argv,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    cwd=self.scratch,
+                    env=env,
+                    start_new_session=True,
+                    close_fds=True,
+                    bufsize=0,
+                )
+                LIVE.add(self.proc.pid)
         except OSError as error:
             self._release()
             raise BotFault(FaultKind.CRASH, f"cannot start {self.spec.command}: {error}") from None
-        LIVE.add(self.proc.pid)
         assert self.proc.stdin is not None and self.proc.stdout is not None
         assert self.proc.stderr is not None
         self._in_fd = self.proc.stdin.fileno()
@@ -283,7 +289,8 @@ class BotProcess:
             self._cpu_grant.close()
             self._cpu_grant = None
         if self.confinement is not None:
-            self.confinement.release(LIVE)
+            with _STARTING:
+                self.confinement.release(LIVE)
             self.confinement = None
 
     def _remove_scratch(self) -> None:

@@ -751,6 +751,8 @@ class _UidPool:
     def __init__(self) -> None:
         self.base = 100_000 + (os.getpid() % 10_000) * self.SIZE
         self.used: set[int] = set()
+        #: Threads that start bots at once (a field's probes) must not share a uid.
+        self.lock = threading.Lock()
 
     def take(self) -> int:
         """A free uid of this process's block.
@@ -758,15 +760,17 @@ class _UidPool:
         Raises:
             SandboxError: when all 64 are in use.
         """
-        for uid in range(self.base, self.base + self.SIZE):
-            if uid not in self.used and not _has_account(uid):
-                self.used.add(uid)
-                return uid
+        with self.lock:
+            for uid in range(self.base, self.base + self.SIZE):
+                if uid not in self.used and not _has_account(uid):
+                    self.used.add(uid)
+                    return uid
         raise SandboxError(f"all {self.SIZE} bot uids of this arena process are in use")
 
     def give_back(self, uid: int) -> None:
         """Free a uid once nothing of its bot runs any more."""
-        self.used.discard(uid)
+        with self.lock:
+            self.used.discard(uid)
 
     def probe(self) -> int:
         """A uid to try the layer with (the last of the block)."""
