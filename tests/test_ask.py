@@ -164,13 +164,15 @@ def test_a_re_asked_bot_is_sent_exactly_what_its_seat_was_sent(tmp_path: Path) -
 
 
 def test_ids_stay_the_same_past_a_seat_disabled_in_its_tournament(tmp_path: Path) -> None:
-    """A bot that never starts is disabled after 3 failed handshakes; in its later games it
-    faults at the start, asks nothing, and the other seats' request ids are unchanged."""
+    """A bot that no longer starts (it started once, when the field was checked) is disabled
+    after 3 failed handshakes; in its later games it faults at the start, asks nothing, and
+    the other seats' request ids are unchanged."""
     log, again = tmp_path / "log.txt", tmp_path / "again.txt"
     folder = tmp_path / "t"
+    dead = f"{sys.executable} {ROOT / 'tests/bots/misbehave.py'} startsonce {tmp_path / 'once'}"
     code, output = run_cli(
         "tournament", "--bot", f"rec={sys.executable} {RECORDER} {log}",
-        "--bot", f"dead={sys.executable} -c pass", "--bot", f"c={C_BOT}", "--players", "3",
+        "--bot", f"dead={dead}", "--bot", f"c={C_BOT}", "--players", "3", "--startup-ms", "300",
         "--deals", "3", "--seed", "2", "--out", str(folder), "--quiet", "--no-sandbox",
     )  # fmt: skip
     assert code == 0, output

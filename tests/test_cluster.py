@@ -200,12 +200,15 @@ def test_a_run_cut_short_resumes_on_either_executor(tmp_path: Path) -> None:
 def test_a_bot_a_worker_cannot_start_stops_the_tournament_before_any_game(
     tmp_path: Path,
 ) -> None:
-    # The broken bot sleeps 30 s before its hello; 3 s to answer is plenty for the others
-    # (a Python bot among them) on a loaded machine (300 ms was not, beside other tests).
-    broken = f"broken=python3 {ROOT / 'tests/bots/misbehave.py'} slowstart cluster-test"
+    # The broken bot starts once, where the coordinator checks the field, then sleeps 30 s
+    # before its hello (as a bot a worker's machine cannot run); 3 s to answer is plenty for
+    # the others (a Python bot among them) on a loaded machine (300 ms was not).
+    once = tmp_path / "started"
+    broken = f"broken=python3 {ROOT / 'tests/bots/misbehave.py'} startsonce {once}"
     code, output = run_cli(
         "tournament", *BOTS, "--bot", broken, "--players", "3", "--startup-ms", "3000",
         "--dask", "local:2", "--out", str(tmp_path / "out"), "--quiet",
+        "--no-sandbox",  # the bot writes its marker
     )  # fmt: skip
     assert code == 1, output
     lines = output.strip().splitlines()

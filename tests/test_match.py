@@ -135,14 +135,17 @@ def test_faulted_games_are_scored_as_placed_and_listed(tmp_path: Path) -> None:
     assert result["faulted_games"] == 8 and len(result["faulted"]) == 8
 
 
-def test_a_bot_that_cannot_start_stops_the_match_in_one_line(tmp_path: Path) -> None:
-    crash = tmp_path / "crash.py"
-    crash.write_text("import sys\nsys.exit(3)\n")
+def test_a_bot_that_no_longer_starts_stops_the_match_in_one_line(tmp_path: Path) -> None:
+    """It starts when the field is checked, then never again (a broken one from the start
+    is refused before any game: tests/test_broken.py)."""
+    marker = tmp_path / "started"
     out = tmp_path / "m"
     for attempt in range(2):  # and a rerun stops at once, saying the same
+        marker.unlink(missing_ok=True)
         code, output = run_cli(
-            "match", f"c=python3 {crash}", f"r={C_RANDOM}", "--players", "2", "--out", str(out),
-            "--quiet",
+            "match", f"c=python3 {ROOT / 'tests/bots/misbehave.py'} startsonce {marker}",
+            f"r={C_RANDOM}", "--players", "2", "--startup-ms", "300", "--out", str(out),
+            "--quiet", "--no-sandbox",  # it writes its marker
         )  # fmt: skip
         assert code == 1, output
         assert output.startswith("Error: bot 'c' failed to start 3 games in a row: a match ")

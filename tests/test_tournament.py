@@ -432,16 +432,18 @@ def test_dry_run_estimates_the_time_from_the_folders_pace(tmp_path: Path) -> Non
     assert fingerprint(tmp_path) == before
 
 
-def test_a_bot_that_never_starts_is_disabled_and_forfeits(tmp_path: Path) -> None:
-    broken = f"broken=python3 {ROOT / 'tests/bots/misbehave.py'} slowstart disabled-test"
+def test_a_bot_that_no_longer_starts_is_disabled_and_forfeits(tmp_path: Path) -> None:
+    """It starts when the field is checked, then never again: its games are forfeited."""
+    marker = tmp_path / "started"
+    broken = f"broken=python3 {ROOT / 'tests/bots/misbehave.py'} startsonce {marker}"
     args = ["--bot", f"a={C_BOT}", "--bot", f"b={C_BOT}", "--bot", broken]
     code, output = run_cli(
         "tournament", *args, "--players", "3", "--deals", "3", "--startup-ms", "200",
-        "--out", str(tmp_path), "--quiet",
+        "--out", str(tmp_path / "out"), "--quiet", "--no-sandbox",  # it writes its marker
     )  # fmt: skip
     assert code == 0, output
     assert "bot 'broken' disabled: failed to start 3 games in a row" in output
-    rows = {row["bot"]: row for row in leaderboard(tmp_path)}
+    rows = {row["bot"]: row for row in leaderboard(tmp_path / "out")}
     assert rows["broken"]["faults"] == {"crash": 6, "timeout": 3}
     assert rows["broken"]["rank"] == 3
 

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
 
 import click
 
-from arena.bots.builds import Build, build_bot
+from arena.bots.builds import Build, BuildFailed, build_bot
+from arena.bots.health import Broken, probe
+from arena.bots.sandbox import Capabilities
 from arena.bots.spec import BotSpec
-from arena.errors import ArenaError
 from arena.events.run import stopped_by
+from arena.events.settings import Running
 from arena.signals import exit_status, stop_like_ctrl_c
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -48,25 +51,63 @@ class BuildLines:
         self.open = False
 
 
-def build_bots(specs: Iterable[BotSpec], *, rebuild: bool, after_stop: str) -> None:
+def build_bots(
+    specs: Iterable[BotSpec], *, rebuild: bool, after_stop: str, collect: bool = False
+) -> list[Broken]:
     """Bring each bot folder's build up to date (:func:`arena.bots.builds.build_bot`).
 
-    A stop during a build (Ctrl-C, SIGTERM, SIGHUP) exits as a stop during a
-    run does: with 128 + the signal (130 for Ctrl-C) and a line saying what
-    now (``after_stop``: "rerun the command to start", the resume command),
-    not click's "Aborted!" with status 1.
+    A failed build is the command's error, or, with ``collect``, one of the
+    broken bots returned (a tournament names them all at once). A stop during
+    a build (Ctrl-C, SIGTERM, SIGHUP) exits as a stop during a run does: with
+    128 + the signal (130 for Ctrl-C) and a line saying what now
+    (``after_stop``: the resume command), not click's "Aborted!" with status 1.
     """
     lines = BuildLines()
+    broken = []
     with stop_like_ctrl_c():
         for spec in specs:
             try:
                 build_bot(spec, rebuild=rebuild, watcher=lines)
-            except ArenaError:
-                if lines.open:
-                    lines.end(" failed")
-                raise
+            except BuildFailed as failed:
+                lines.end(" failed")
+                if not collect:
+                    raise
+                broken.append(Broken(spec.name, failed.reason, failed.log))
             except KeyboardInterrupt as interrupt:
-                lines.end("")
-                click.echo(f"{stopped_by(interrupt)} while building {spec.name}: no game was "
-                           f"played; {after_stop}", err=True)  # fmt: skip
-                sys.exit(exit_status(interrupt))
+                stopped(interrupt, f"while building {spec.name}", after_stop, lines)
+    return broken
+
+
+def check_field(
+    specs: Sequence[BotSpec],
+    running: Running,
+    sandbox: Capabilities | None,
+    logs: Path,
+    *,
+    rebuild: bool,
+    after_stop: str,
+) -> list[Broken]:
+    """Build every bot, then start each one that built (once per distinct command) and
+    shake hands: the broken ones, all of them, before any game (their logs in ``logs``,
+    a folder of their own: a bot's games write its log in the results folder's)."""
+    broken = build_bots(specs, rebuild=rebuild, after_stop=after_stop, collect=True)
+    failed = {bot.bot for bot in broken}
+    built = [spec for spec in specs if spec.name not in failed]
+    with stop_like_ctrl_c():
+        try:
+            broken += probe(built, running.limits, sandbox=sandbox,
+                            resources=dict(running.resources), log_dir=logs)  # fmt: skip
+        except KeyboardInterrupt as interrupt:
+            stopped(interrupt, "while starting the bots", after_stop)
+    order = {spec.name: index for index, spec in enumerate(specs)}
+    return sorted(broken, key=lambda bot: order[bot.bot])
+
+
+def stopped(
+    interrupt: KeyboardInterrupt, when: str, after_stop: str, lines: BuildLines | None = None
+) -> NoReturn:
+    """Exit after a stop before any game: 128 + its signal, and a line saying what now."""
+    if lines is not None:
+        lines.end("")
+    click.echo(f"{stopped_by(interrupt)} {when}: no game was played; {after_stop}", err=True)
+    sys.exit(exit_status(interrupt))

@@ -9,7 +9,8 @@ from typing import Any
 
 import click
 
-from arena.cli.building import build_bots, rebuild_option
+from arena.bots.health import BrokenBots
+from arena.cli.building import check_field, rebuild_option
 from arena.cli.common import (
     command,
     limit_options,
@@ -119,7 +120,12 @@ def match(fmt: str, quiet: bool, rebuild: bool, **given: Any) -> None:
     settings = resolve_match(MatchFlags(**given))
     event, design, folder = settings.event, settings.design, settings.folder
     sandbox = settings.running.sandbox.capabilities()
-    build_bots(settings.given, rebuild=rebuild, after_stop=f"resume with: {resume_command()}")
+    broken = check_field(
+        settings.given, settings.running, sandbox, folder / "logs" / "check",
+        rebuild=rebuild, after_stop=f"resume with: {resume_command()}",
+    )  # fmt: skip
+    if broken:  # a match is about every one of its bots: none can be left out
+        raise BrokenBots.refused(broken, len(settings.given))
 
     def announce(store: Store) -> None:
         if quiet:

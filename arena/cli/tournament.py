@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from arena.cli.building import build_bots, rebuild_option
+from arena.cli.building import check_field, rebuild_option
 from arena.cli.common import (
     command,
     limit_options,
@@ -26,7 +26,9 @@ from arena.tournament.event import (
     DEFAULT_ROUNDS,
     MAX_GAMES,
     describe_plan,
+    kept_out,
     settle,
+    without_broken,
 )
 from arena.tournament.schedule import SCHEDULES
 from arena.tournament.settings import Flags, Settings, resolve
@@ -106,6 +108,13 @@ from arena.tournament.settings import Flags, Settings, resolve
 )
 @click.option("--dry-run", is_flag=True, help="Print the plan (games, games per bot) and exit.")
 @click.option(
+    "--skip-broken",
+    is_flag=True,
+    default=None,
+    help="Play on without the bots that are broken (their build fails, they cannot start, "
+    "or give no valid ready); they play no games. Default: refuse the field, naming each.",
+)
+@click.option(
     "--max-games",
     type=click.IntRange(min=1),
     default=None,
@@ -150,15 +159,25 @@ def tournament(dry_run: bool, quiet: bool, rebuild: bool, **given: Any) -> None:
         for refusal in refusals:
             click.echo(f"  refused as it is: {refusal}")
         return
-    plan = event.check_size(settings.max_games)
+    event.check_size(settings.max_games)  # a plan too large is refused before any bot starts
     sandbox = settings.running.sandbox.capabilities()
-    build_bots(event.bots, rebuild=rebuild, after_stop=f"resume with: {resume_command()}")
+    event = kept_out(event, folder)
+    for name, reason in event.skipped:
+        click.echo(f"kept out since {folder} started: bot {name!r}: {reason}", err=True)
+    broken = check_field(
+        event.bots, settings.running, sandbox, folder / "logs" / "check",
+        rebuild=rebuild, after_stop=f"resume with: {resume_command()}",
+    )  # fmt: skip
+    event = without_broken(event, folder, broken, skip=settings.skip_broken)
+    for bot in broken:
+        click.echo(f"skipping {bot}", err=True)
     # After the build: a league knows a bot by the files it runs, build outputs included.
     event = settle(event, folder, settings.updates)
+    plan = event.plan()
 
     def announce(store: Store) -> None:
         click.echo(
-            f"Tournament {label}: {len(settings.tournament.bots)} bots, "
+            f"Tournament {label}: {len(event.bots)} bots, "
             f"{event.players} per table, "
             f"{event.schedule}, {plan.games:,} games ({store.done():,} done) -> {folder}"
         )

@@ -7,6 +7,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from arena.bots.health import LIVE_BOTS
 from arena.bots.player import ProcessPlayer
 from arena.bots.sandbox import Capabilities
 from arena.bots.spec import BotSpec
@@ -29,10 +30,6 @@ class ClosablePlayer(Player, Protocol):
 
 #: Makes a bot's player (the seam that lets runner tests play in-process players).
 PlayerFactory = Callable[[BotSpec], ClosablePlayer]
-
-
-#: Bot processes one worker keeps alive at most (the least recently used are told bye).
-LIVE_BOTS = 24
 
 
 class Seats:

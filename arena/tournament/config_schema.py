@@ -118,6 +118,11 @@ def config_schema() -> JSON:
                 "description": "With stop_top: the probability each adjacent pair must reach.",
             },
             "max_games": _whole(1, "Refuse a plan of more games."),
+            "skip_broken": {
+                "type": "boolean",
+                "description": "Play on without the bots that are broken (their build fails, "
+                "they cannot start or give no valid ready); default: refuse the field.",
+            },
             "rules": _rules_schema(),
             "limits": limits,
             "bots": {

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
 from arena.bots.fingerprint import files_hash
+from arena.bots.health import Broken, BrokenBots
 from arena.bots.spec import BotSpec
 from arena.events.event import common_key
 from arena.events.feed import Feed
@@ -60,6 +61,10 @@ class TournamentEvent:
     rounds: int | None = None
     #: Sampled and Swiss: end early once the top is ordered (checked at round boundaries).
     stop: StopRule | None = None
+    #: A round-robin's bots left out when its folder started, broken: (name, why). They
+    #: stay out for the folder's life (its tables are fixed); a league just plays on
+    #: without a broken bot, which enters when it works.
+    skipped: tuple[tuple[str, str], ...] = ()
 
     def key(self) -> dict[str, Any]:
         """The configuration as stored, and compared on resume.
@@ -77,6 +82,8 @@ class TournamentEvent:
             key["schedule"] = self.schedule
             key["rounds"] = self.rounds
             key["stop"] = [self.stop.top, self.stop.confidence] if self.stop else None
+        if self.skipped:  # only then: the keys of folders made before stay as they were
+            key["skipped"] = [list(pair) for pair in self.skipped]
         return key
 
     def growable(self) -> tuple[str, ...]:
@@ -319,7 +326,7 @@ def settle(
             raise ScheduleError.about(
                 "{update} is for sampled and swiss leagues: a round-robin keeps its bots"
             )
-        return tournament
+        return kept_out(tournament, folder)
     if not (folder / DATABASE).is_file():
         for name in sorted(update):
             raise StoreError.about(
@@ -361,3 +368,68 @@ def settle(
     if gauntlet is not None:  # the gauntlet bot plays under its latest version's name too
         gauntlet = next((s.name for s in playing if base_name(s.name) == gauntlet), gauntlet)
     return replace(tournament, bots=tuple(playing), gauntlet=gauntlet)
+
+
+def kept_out(tournament: TournamentEvent, folder: Path) -> TournamentEvent:
+    """A round-robin as it goes on in ``folder``: the bots left out broken when the folder
+    started stay out, working or not (its tables were made without them)."""
+    if tournament.schedule != "round-robin" or not (folder / DATABASE).is_file():
+        return tournament
+    store = open_existing(folder)
+    try:
+        skipped = store.meta("config").get("skipped") or []
+    finally:
+        store.close()
+    names = {name for name, _ in skipped}
+    return replace(
+        tournament,
+        bots=tuple(spec for spec in tournament.bots if spec.name not in names),
+        skipped=tuple((name, reason) for name, reason in skipped),
+    )
+
+
+def without_broken(
+    tournament: TournamentEvent, folder: Path, broken: Sequence[Broken], *, skip: bool
+) -> TournamentEvent:
+    """The tournament without its broken bots, where ``skip`` (``skip_broken``) says so:
+    they play no games. A new round-robin records them, to keep them out for the folder's
+    life; a league just goes on without them (one that played before retires), and they
+    enter when they work.
+
+    Raises:
+        BrokenBots: broken bots and no ``skip``, naming every one.
+        BrokenBots: a round-robin resumed with a broken bot of its field (its tables are
+            fixed), or a broken gauntlet bot (it sits at every table).
+        ScheduleError: too few bots left to fill a table.
+    """
+    if not broken:
+        return tournament
+    names = {bot.bot for bot in broken}
+    total = len(tournament.bots)
+    if not skip:
+        raise BrokenBots.refused(broken, total, BrokenBots.SKIPPABLE)
+    if tournament.schedule == "round-robin" and (folder / DATABASE).is_file():
+        raise BrokenBots.refused(
+            broken,
+            total,
+            "fix them: the round-robin in {folder} started with them, and its tables are fixed",
+            folder=folder,
+        )
+    if tournament.gauntlet is not None and tournament.gauntlet in names:
+        raise BrokenBots.refused(
+            [bot for bot in broken if bot.bot == tournament.gauntlet],
+            total,
+            "fix it: the {gauntlet} bot sits at every table",
+        )
+    kept = tuple(spec for spec in tournament.bots if spec.name not in names)
+    if len(kept) < 2:
+        raise ScheduleError(
+            f"{len(broken)} of {total} bots are broken: too few are left to play "
+            f"(the first: {broken[0]})"
+        )
+    skipped = tournament.skipped
+    if tournament.schedule == "round-robin":
+        skipped += tuple((bot.bot, bot.reason) for bot in broken)
+    playing = replace(tournament, bots=kept, skipped=skipped)
+    playing.plan()  # a field too small for a table says so now
+    return playing

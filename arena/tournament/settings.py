@@ -50,6 +50,7 @@ class Flags(RunFlags):
     updates: tuple[str, ...] = ()
     max_games: int | None = None
     rules: tuple[str, ...] = ()
+    skip_broken: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,8 @@ class Settings:
     running: Running
     #: ``--update``: bots whose changed files enter as a new version.
     updates: tuple[str, ...] = ()
+    #: Play on without broken bots, rather than refuse the field.
+    skip_broken: bool = False
 
 
 def resolve(flags: Flags) -> Settings:
@@ -131,4 +134,5 @@ def resolve(flags: Flags) -> Settings:
         max_games=pick(flags.max_games, "max_games", MAX_GAMES),
         running=running,
         updates=flags.updates,
+        skip_broken=pick(flags.skip_broken, "skip_broken", False),
     )

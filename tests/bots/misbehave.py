@@ -1,7 +1,9 @@
 """A bot that misbehaves in one chosen way, for the runner's tests.
 
 Usage: misbehave.py MODE MARKER. MARKER only tags the process (and its
-children) so that tests can look for leftovers in /proc.
+children) so that tests can look for leftovers in /proc; but for ``startsonce``
+it is a file: the bot starts once (and makes it), as it does when arena checks
+the field before a run, then never again (a bot that breaks during a run).
 """
 
 import json
@@ -19,8 +21,10 @@ def send(obj: dict[str, object]) -> None:
 
 def main() -> None:
     mode = sys.argv[1]
-    if mode == "slowstart":
+    if mode == "slowstart" or (mode == "startsonce" and os.path.exists(sys.argv[2])):
         time.sleep(30)
+    if mode == "startsonce":
+        open(sys.argv[2], "w").close()
     if mode == "ignoreterm":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if mode == "child":
