@@ -306,6 +306,8 @@ def test_a_leaderboard_watched_while_its_tournament_runs(tmp_path: Path) -> None
         while not (folder / "results.sqlite").exists() and time.monotonic() < deadline:
             time.sleep(0.05)
         terminal = Terminal(f"{sys.executable} -m arena leaderboard {folder} --watch 0.3", tmp_path)
+        # The watch ends with the tournament: ~10 s alone, minutes on a loaded machine.
+        deadline = time.monotonic() + 300
         try:
             counts = []
             while time.monotonic() < deadline and "exit=" not in (screen := terminal.screen()):
