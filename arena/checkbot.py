@@ -1,19 +1,23 @@
-"""``arena check-bot``: a protocol conformance report for one bot.
+"""``arena check-bot``: a protocol conformance report for one bot, or for a class.
 
 The bot plays real games through the referee (as seat 0, against in-process
 random opponents) under every rule option, including hand-built deals that
 put it in a Dog's Life, a blind Dog's Life, a face-up Dog's Life and a
 ``no_picture`` declaration. Each check passes or fails with a reason.
+:func:`check_bots` checks several bots side by side (a teacher's 24), each
+bot's stderr kept in a log its report names.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from arena.bots.player import BYE_GRACE_S, ProcessPlayer
-from arena.bots.spec import BotSpec
+from arena.bots.spec import BotSpec, parse_bots
 from arena.errors import BotFault, FaultKind
 from arena.execute.game import play_one
 from arena.game import Rules
@@ -22,6 +26,7 @@ from arena.game.decks import DeckSource, StackedDecks, stack_deal
 from arena.players import RandomPlayer
 from arena.protocol import Limits
 from arena.referee import Fault, GameResult, Player
+from arena.tournament.config import config_bots, load_config
 
 JSON = dict[str, Any]
 
@@ -216,9 +221,12 @@ def _fault_text(result: GameResult) -> str:
     return "" if fault is None else f"{fault.kind.value}: {fault.detail}"
 
 
-def check_bot(spec: BotSpec, limits: Limits, *, games: int = 20, seed: int = 1) -> Iterator[Check]:
-    """Run every check against the bot, yielding each result as it is known."""
-    player = ProcessPlayer(spec, limits)
+def check_bot(
+    spec: BotSpec, limits: Limits, *, games: int = 20, seed: int = 1, log_dir: Path | None = None
+) -> Iterator[Check]:
+    """Run every check against the bot, yielding each result as it is known (its stderr
+    to ``log_dir/NAME.stderr.log`` where given)."""
+    player = ProcessPlayer(spec, limits, log_dir=log_dir)
     session = _Session(player, limits, seed)
     try:
         first = session.game(Rules())
@@ -319,3 +327,56 @@ def _exits_on_bye(player: ProcessPlayer, status: int | None) -> Check:
     else:
         detail = f"exit status {status} after bye"
     return Check("exits on bye", False, detail)
+
+
+@dataclass(frozen=True)
+class Report:
+    """One bot's checks, for a table of several bots."""
+
+    bot: str
+    checks: tuple[Check, ...]
+    #: Its stderr, kept for the checks' games (None: none was written).
+    log: Path | None = None
+
+    @property
+    def passed(self) -> int:
+        return sum(check.passed for check in self.checks)
+
+    @property
+    def started(self) -> bool:
+        """Whether it answered ``hello`` (the first check)."""
+        return bool(self.checks) and self.checks[0].passed
+
+    @property
+    def problem(self) -> Check | None:
+        """The first check that failed (None: all passed)."""
+        return next((check for check in self.checks if not check.passed), None)
+
+
+def check_bots(
+    specs: Sequence[BotSpec], limits: Limits, *, games: int, jobs: int, log_dir: Path
+) -> Iterator[Report]:
+    """Check each bot (:func:`check_bot`), ``jobs`` at once, its stderr in ``log_dir``;
+    yield the reports in the order given, each as soon as it and those before are done."""
+
+    def one(spec: BotSpec) -> Report:
+        log = log_dir / f"{spec.name}.stderr.log"
+        log.unlink(missing_ok=True)  # the log of this check only (a bot's log appends)
+        checks = tuple(check_bot(spec, limits, games=games, log_dir=log_dir))
+        return Report(spec.name, checks, log if log.is_file() else None)
+
+    with ThreadPoolExecutor(max_workers=max(1, min(jobs, len(specs)))) as pool:
+        yield from pool.map(one, specs)
+
+
+def bots_to_check(texts: Sequence[str]) -> list[BotSpec]:
+    """The bots ``arena check-bot`` is given: BOT arguments, or the bots of one
+    tournament config file (``class.toml``).
+
+    Raises:
+        ArenaError: a bad BOT argument or config file, in one line.
+    """
+    if len(texts) == 1 and texts[0].endswith(".toml") and Path(texts[0]).is_file():
+        path = Path(texts[0])
+        return config_bots(load_config(path), path)
+    return parse_bots(list(texts))

@@ -156,6 +156,36 @@ def test_a_probe_names_the_log_only_where_there_is_one() -> None:
     assert "exited with status 4" in broken.reason
 
 
+def test_check_bot_checks_every_bot_of_a_config_into_one_table(tmp_path: Path) -> None:
+    broken_bots(tmp_path)
+    config = tmp_path / "class.toml"
+    config.write_text(
+        f'[[bots]]\nname = "good"\ncommand = "python3 {RANDOM_BOT}"\n'
+        '[[bots]]\nname = "crash"\ncommand = "python3 crash.py"\n'
+        '[[bots]]\nname = "garbage"\ncommand = "python3 garbage.py"\n'
+        '[[bots]]\nname = "badbuild"\ncommand = "badbuild"\n'
+    )
+    code, output = run_cli(
+        "check-bot", str(config), "--games", "2", "--jobs", "3", "--startup-ms", "2000"
+    )
+    assert code == 1, output
+    rows = {line.split()[0]: line for line in output.splitlines() if line[:1].isalpha()}
+    assert rows["good"].split()[1:4] == ["-", "yes", "27/27"]
+    assert rows["crash"].split()[1:4] == ["-", "no", "0/1"]
+    assert "handshake: crash: handshake failed: " in rows["crash"]
+    assert f"(log: {tmp_path / 'cache/check/crash.stderr.log'})" in rows["crash"]
+    assert "not JSON: debug: starting up" in rows["garbage"]
+    assert rows["badbuild"].split()[1:4] == ["no", "-", "-"]
+    assert "failed (exit 2), ending 'main.c:1: error: nope' (log: " in rows["badbuild"]
+    assert output.rstrip().endswith("1 of 4 bots pass every check")
+
+
+def test_check_bot_of_several_working_bots_passes(tmp_path: Path) -> None:
+    code, output = run_cli("check-bot", str(RANDOM_BOT), str(C_BOT), "--games", "2")
+    assert code == 0, output
+    assert output.rstrip().endswith("2 of 2 bots pass every check")
+
+
 def test_bots_probed_side_by_side_in_the_sandbox_do_not_kill_each_other() -> None:
     """Each probe's stop kills its bot's leftovers: every child of arena that left its
     session and is not a live bot. A bot another thread had just started, its pid not yet

@@ -9,16 +9,19 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import click
+from tabulate import tabulate
 
+from arena.bots.builds import cache_folder
 from arena.bots.sandbox import PROTECTIONS, detect
 from arena.bots.selftest import ATTACKS, run_attacks
-from arena.bots.spec import parse_bots
-from arena.checkbot import check_bot
+from arena.bots.spec import BotSpec
+from arena.checkbot import bots_to_check, check_bot, check_bots
 from arena.cli.building import build_bots, rebuild_option
 from arena.cli.common import (
     command,
     limit_options,
 )
+from arena.execute.local import DEFAULT_JOBS
 from arena.newbot import new_bot
 from arena.protocol import Limits
 from arena.tournament.config_schema import config_schema
@@ -69,7 +72,7 @@ def sandbox(attacks: Sequence[str], no_sandbox: bool) -> None:
 
 
 @command("check-bot")
-@click.argument("bot")
+@click.argument("bots", nargs=-1, required=True, metavar="BOT... | CONFIG.toml")
 @click.option(
     "--games",
     type=click.IntRange(min=1),
@@ -77,29 +80,45 @@ def sandbox(attacks: Sequence[str], no_sandbox: bool) -> None:
     show_default=True,
     help="Games in a row for the endurance check.",
 )
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=DEFAULT_JOBS,
+    show_default=True,
+    help="Bots checked at once (several bots).",
+)
 @limit_options
 @rebuild_option
 def check_bot_command(
-    bot: str,
+    bots: Sequence[str],
     games: int,
+    jobs: int,
     move_ms: int | None,
     bank_ms: int | None,
     startup_ms: int | None,
     rebuild: bool,
 ) -> None:
-    """Check that a bot follows protocol v1; exit status 1 if any check fails.
+    """Check that bots follow protocol v1; exit status 1 if any check fails.
 
-    The bot plays as seat 0 against in-process random players under every
+    Each bot plays as seat 0 against in-process random players under every
     rule option, including deals that make it a dog, a blind dog and a
-    face-up dog, and a no_picture declaration.
+    face-up dog, and a no_picture declaration. One bot gets the report in
+    full; several (or every bot of a tournament config file) are checked
+    side by side, --jobs at once, into one table: bot, built, started,
+    checks passed, and the first problem with its log.
 
     \b
     Example:
         arena check-bot sample_bots/python/random_bot.py
+        arena check-bot class.toml --jobs 4
     """
-    [spec] = parse_bots([bot])
-    build_bots([spec], rebuild=rebuild, after_stop="rerun the command to check it")
+    specs = bots_to_check(bots)
     limits = Limits.given(startup_ms=startup_ms, move_ms=move_ms, bank_ms=bank_ms)
+    if len(specs) > 1:
+        check_table(specs, limits, games=games, jobs=jobs, rebuild=rebuild)
+        return
+    [spec] = specs
+    build_bots([spec], rebuild=rebuild, after_stop="rerun the command to check it")
     click.echo(f"Checking {spec.name}: {spec.command}")
     failed = 0
     for check in check_bot(spec, limits, games=games):
@@ -108,6 +127,41 @@ def check_bot_command(
         click.echo(f"  {mark}  {check.name}" + (f"  ({check.detail})" if check.detail else ""))
     click.echo(f"{spec.name}: {'all checks passed' if not failed else f'{failed} checks failed'}")
     if failed:
+        sys.exit(1)
+
+
+def check_table(
+    specs: Sequence[BotSpec], limits: Limits, *, games: int, jobs: int, rebuild: bool
+) -> None:
+    """Several bots checked into one table, a row a bot; exit status 1 if any fails."""
+    broken = {
+        bot.bot: bot
+        for bot in build_bots(specs, rebuild=rebuild, after_stop="rerun the command", collect=True)
+    }
+    built = [spec for spec in specs if spec.name not in broken]
+    logs = cache_folder() / "check"
+    click.echo(f"Checking {len(specs)} bots, {min(jobs, len(built))} at once ...", err=True)
+    reports = {report.bot: report for report in check_bots(
+        built, limits, games=games, jobs=jobs, log_dir=logs
+    )}  # fmt: skip
+    rows = []
+    for spec in specs:
+        made = "-" if spec.build is None else "no" if spec.name in broken else "yes"
+        report = reports.get(spec.name)
+        if report is None:
+            failure = broken[spec.name]
+            rows.append([spec.name, made, "-", "-", f"{failure.reason} (log: {failure.log})"])
+            continue
+        problem = report.problem
+        said = "" if problem is None else f"{problem.name}: {problem.detail}".rstrip(": ")
+        if problem is not None and report.log is not None:
+            said += f" (log: {report.log})"
+        rows.append([spec.name, made, "yes" if report.started else "no",
+                     f"{report.passed}/{len(report.checks)}", said])  # fmt: skip
+    click.echo(tabulate(rows, headers=["bot", "built", "started", "checks", "first problem"]))
+    failing = sum(1 for row in rows if row[4])
+    click.echo(f"{len(specs) - failing} of {len(specs)} bots pass every check")
+    if failing:
         sys.exit(1)
 
 
