@@ -63,6 +63,7 @@ def parse(text: str) -> Tables:
 def row(bot: str, mu: float, sigma: float, rank: int) -> dict[str, Any]:
     return {
         "rank": rank,
+        "tier": 1 if rank < 3 else 2,
         "bot": bot,
         "mu": mu,
         "sigma": sigma,
@@ -79,19 +80,24 @@ def test_the_leaderboard_table_has_a_row_and_a_bar_per_bot() -> None:
     rows = [row("alice", 30.0, 1.0, 1), row("slow", 25.0, 2.0, 2), row("<b>x</b>", 20.0, 3.0, 3)]
     parsed = parse(leaderboard_table(rows))
     header, *cells = parsed.tables[0]
-    assert header[:2] == ["rank", "bot"] and header[3:5] == ["score", "mu"]
+    assert header[:3] == ["rank", "tier", "bot"] and header[4:6] == ["score", "mu"]
     # The rating heading holds the bars' scale: round values, labelled, on the bars' own x.
-    assert header[2].startswith("rating (mu \u00b1 3 sigma)")
+    assert header[3].startswith("rating (mu \u00b1 3 sigma)")
     ticks = [
         (float(attrs["x1"] or 0))
         for tag, attrs in parsed.elements
         if tag == "line" and attrs.get("class") is None and attrs.get("y1") == "16"
     ]
     assert len(ticks) >= 3 and ticks == sorted(ticks)
-    assert header[2].removeprefix("rating (mu \u00b1 3 sigma)") == "15202530"  # 11 to 33
-    assert [line[:2] for line in cells] == [["1", "alice"], ["2", "slow"], ["3", "<b>x</b>"]]
-    assert cells[0][3:6] == ["27.00", "30.00", "1.00"]
-    assert cells[1][-1] == "timeout: 2" and cells[0][-1] == "-"
+    assert header[3].removeprefix("rating (mu \u00b1 3 sigma)") == "15202530"  # 11 to 33
+    assert [[line[0], line[2]] for line in cells] == [
+        ["1", "alice"],
+        ["2", "slow"],
+        ["3", "<b>x</b>"],
+    ]
+    assert [line[1] for line in cells] == ["1", "1", "2"], "tiers"
+    assert cells[0][4:7] == ["27.00", "30.00", "1.00"]
+    assert cells[1][-1] == "timeout:2" and cells[0][-1] == "-"
     circles = [float(attrs["cx"] or 0) for tag, attrs in parsed.elements if tag == "circle"]
     ranges = [
         (float(attrs["x1"] or 0), float(attrs["x2"] or 0))
@@ -139,10 +145,10 @@ def test_leaderboard_format_html_of_a_tournament(tmp_path: Path) -> None:
     assert code == 0, text
     parsed = parse(text)
     board, heat = parsed.tables
-    assert sorted(line[1] for line in board[1:]) == ["a", "b", "c"]
+    assert sorted(line[2] for line in board[1:]) == ["a", "b", "c"]
     assert [line[0] for line in board[1:]] == ["1", "2", "3"]
-    assert all(line[6] == "6" for line in board[1:]), "each bot played 6 games"
-    assert [line[0] for line in heat[1:]] == [line[1] for line in board[1:]]
+    assert all(line[7] == "6" for line in board[1:]), "each bot played 6 games"
+    assert [line[0] for line in heat[1:]] == [line[2] for line in board[1:]]
     assert "<title>Leaderboard: club</title>" in text and "6 games" in text
     assert not re.search(r"(src|href)\s*=", text)
 
@@ -209,8 +215,8 @@ def test_arena_report_of_a_tournament_with_a_faulty_bot(tmp_path: Path) -> None:
     ]  # fmt: skip
     board, heat, faults, games = parsed.tables
     assert games[0][:3] == ["#", "game", "deal set"] and len(games) == 1, "the script fills it"
-    assert sorted(line[1] for line in board[1:]) == ["a", "b", "crash"]
-    assert [line[0] for line in heat[1:]] == [line[1] for line in board[1:]]
+    assert sorted(line[2] for line in board[1:]) == ["a", "b", "crash"]
+    assert [line[0] for line in heat[1:]] == [line[2] for line in board[1:]]
     assert faults[0] == ["bot", "crash"]
     assert {line[0]: line[1] for line in faults[1:]}["crash"] == "9", "it crashed in all 9 games"
     lines = {str(attrs["data-bot"]): attrs["points"] for tag, attrs in parsed.elements

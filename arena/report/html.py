@@ -13,6 +13,9 @@ from collections.abc import Callable, Mapping, Sequence
 from html import escape
 from typing import Any
 
+from arena.report.figures import figure
+from arena.report.figures import share as share_text
+
 #: The style every page shares: light and dark, readable without JavaScript.
 CSS = """
 :root { color-scheme: light dark; --fg: #1d232a; --bg: #fbfbf8; --muted: #5f6672;
@@ -140,7 +143,8 @@ def leaderboard_table(rows: Sequence[Mapping[str, Any]]) -> str:
         return round(8 + (BAR_WIDTH - 16) * (value - low) / span, 1)
 
     header = (
-        '<tr><th>rank</th><th class="bot">bot</th><th class="rating">rating (mu &plusmn; 3 sigma)'
+        '<tr><th>rank</th><th>tier</th><th class="bot">bot</th>'
+        '<th class="rating">rating (mu &plusmn; 3 sigma)'
         f"{_scale(low, high, x)}</th>"
         "<th>score</th><th>mu</th><th>sigma</th><th>games</th><th>wins</th><th>win %</th>"
         '<th>avg place</th><th class="faults">faults</th></tr>'
@@ -158,14 +162,16 @@ def leaderboard_table(rows: Sequence[Mapping[str, Any]]) -> str:
             f'x2="{x(mu - 3 * sigma)}" y2="14"/>'
             f'<circle cx="{x(mu)}" cy="8" r="4"/></svg>'
         )
-        faults = " ".join(f"{kind}: {count}" for kind, count in sorted(row["faults"].items()))
-        avg = "-" if row["avg_place"] is None else f"{row['avg_place']:.2f}"
+        shown = {key: escape(figure(key, row.get(key))) for key in (
+            "tier", "score", "mu", "sigma", "games", "wins", "win_pct", "avg_place", "faults"
+        )}  # fmt: skip
         body.append(
             f'<tr data-bot="{escape(str(row["bot"]))}"><td>{row["rank"]}</td>'
-            f'<td class="bot">{escape(str(row["bot"]))}</td><td>{bar}</td>'
-            f"<td>{row['score']:.2f}</td><td>{mu:.2f}</td><td>{sigma:.2f}</td>"
-            f"<td>{row['games']}</td><td>{row['wins']}</td><td>{row['win_pct']:.1f}</td>"
-            f'<td>{avg}</td><td class="faults">{escape(faults) or "-"}</td></tr>'
+            f'<td>{shown["tier"]}</td><td class="bot">{escape(str(row["bot"]))}</td>'
+            f"<td>{bar}</td><td>{shown['score']}</td><td>{shown['mu']}</td>"
+            f"<td>{shown['sigma']}</td><td>{shown['games']}</td><td>{shown['wins']}</td>"
+            f"<td>{shown['win_pct']}</td><td>{shown['avg_place']}</td>"
+            f'<td class="faults">{shown["faults"]}</td></tr>'
         )
     return (
         f'<div class="scroll"><table class="leaderboard">\n<thead>{header}</thead>\n'
@@ -194,7 +200,7 @@ def pairwise_table(bots: Sequence[str], pairs: Mapping[tuple[str, str], tuple[in
             # Lightness by scheme (--heat): the cell's text keeps its contrast at any share.
             cells.append(
                 f'<td style="background: hsl({hue} 80% var(--heat) / {1.6 * strength:.2f})" '
-                f'title="{escape(tip)}">{100 * share:.0f}%</td>'
+                f'title="{escape(tip)}">{share_text(above, games)}</td>'
             )
         lines.append(f"<tr>{''.join(cells)}</tr>")
     return (

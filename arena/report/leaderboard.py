@@ -17,8 +17,11 @@ from typing import Any
 
 from tabulate import tabulate
 
+from arena.report.figures import figure, share
+
 COLUMNS = (
     ("rank", "rank"),
+    ("tier", "tier"),
     ("bot", "bot"),
     ("mu", "mu"),
     ("sigma", "sigma"),
@@ -36,19 +39,22 @@ def render_leaderboard(rows: Sequence[Mapping[str, Any]], fmt: str) -> str:
     """The leaderboard in ``fmt``: ``table``, ``markdown``, ``csv`` or ``json``."""
     if fmt == "json":
         return json.dumps([dict(row) for row in rows], indent=2)
-    cells = [[_cell(key, row[key]) for key, _ in COLUMNS] for row in rows]
+    cells = [[figure(key, row.get(key)) for key, _ in COLUMNS] for row in rows]
     headers = [title for _, title in COLUMNS]
     if fmt in _TABLE_FORMATS:  # a bot that left a league stays, marked
         for row, line in zip(rows, cells, strict=True):
             if row.get("retired"):
-                line[1] = f"{line[1]} (retired)"
+                line[2] = f"{line[2]} (retired)"
     if fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow([key for key, _ in COLUMNS])
         writer.writerows(cells)
         return out.getvalue().rstrip("\n")
-    return tabulate(cells, headers=headers, tablefmt=_TABLE_FORMATS[fmt], floatfmt=".2f")
+    return tabulate(
+        cells, headers=headers, tablefmt=_TABLE_FORMATS[fmt], disable_numparse=True,
+        colalign=["right", "right", "left", *["right"] * (len(COLUMNS) - 3)],
+    )  # fmt: skip
 
 
 def render_document(
@@ -93,7 +99,7 @@ def render_pairwise(
         row: list[str] = [a]
         for b in bots:
             above, games = pairs.get((a, b), (0, 0))
-            row.append("-" if a == b or not games else f"{100.0 * above / games:.0f}%")
+            row.append("-" if a == b else share(above, games))
         cells.append(row)
     if fmt == "csv":
         out = io.StringIO()
@@ -102,11 +108,3 @@ def render_pairwise(
         writer.writerows(cells)
         return out.getvalue().rstrip("\n")
     return tabulate(cells, headers=["placed above ->", *bots], tablefmt=_TABLE_FORMATS[fmt])
-
-
-def _cell(key: str, value: Any) -> Any:
-    if key == "faults":
-        return " ".join(f"{kind}:{count}" for kind, count in sorted(value.items())) or "-"
-    if value is None:
-        return "-"
-    return value

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -121,6 +121,22 @@ class StopRule:
         if not self.holds(standings):
             return None
         return {"weakest": round(self.weakest(standings), 4)}
+
+
+#: A new tier starts below a bot that is above the next one with at least this probability.
+TIER_CONFIDENCE = 0.95
+
+
+def tiers(ratings: Sequence[tuple[float, float]]) -> list[int]:
+    """Each bot's tier, for ratings (mu, sigma) in leaderboard order: 1 at the top, and a new
+    tier below a bot whose skill is above the next one's with probability >= 0.95
+    (:func:`ordered_probability`). Bots of one tier are ones the games have not told
+    apart: ranks 2 to 7 of bots that play the same moves are one tier, not an order."""
+    found: list[int] = []
+    for index, rating in enumerate(ratings):
+        apart = index and ordered_probability(ratings[index - 1], rating) >= TIER_CONFIDENCE
+        found.append((found[-1] + 1 if apart else found[-1]) if found else 1)
+    return found
 
 
 def ordered_probability(above: tuple[float, float], below: tuple[float, float]) -> float:

@@ -28,9 +28,9 @@ from typing import Any, NamedTuple, TypeVar
 
 from arena.errors import ArenaError
 from arena.results.commit import GroupCommit, writing
-from arena.results.ledger import CountedTwice, Ledger, Result, Standing
-from arena.results.ratings import Environment
 from arena.results.games import ScheduledGame
+from arena.results.ledger import CountedTwice, Ledger, Result, Standing
+from arena.results.ratings import Environment, tiers
 
 #: 2: games are written a round at a time, with their round and table; rounds, tables and
 #: each round's standings have tables of their own. Folders of version 1 are read as
@@ -495,8 +495,10 @@ class Store:
                 }
             )
         rows.sort(key=lambda row: (-row["score"], row["bot"]))
-        for rank, row in enumerate(rows, start=1):
+        ranked = tiers([(row["mu"], row["sigma"]) for row in rows])
+        for rank, (row, tier) in enumerate(zip(rows, ranked, strict=True), start=1):
             row["rank"] = rank
+            row["tier"] = tier
         return rows
 
     def _retired(self) -> set[str]:
