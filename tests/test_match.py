@@ -8,6 +8,7 @@ would run it, on the sample bots.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import subprocess
 import sys
@@ -86,6 +87,35 @@ def test_a_bot_against_a_copy_of_itself_does_not_get_h1(tmp_path: Path) -> None:
     assert result["llr"] < result["llr_bounds"][1]
     low, high = result["score_diff_ci95"]
     assert low < 0 < high
+
+
+def test_a_deterministic_bot_against_its_copy_is_even_to_the_last_digit(tmp_path: Path) -> None:
+    """The greedy bot plays the same moves as its copy: every unit is 0. Their running
+    mean came out as -1e-17, shown as LOS 0.3% and a score diff of -0.0000."""
+    args = [f"a={GREEDY}", f"b={GREEDY}", "--max-games", "32", "--out", str(tmp_path / "m")]
+    code, output = run_cli("match", *args, "--quiet")
+    assert code == 0, output
+    assert "  score diff  +0.0000  95% [+0.0000, +0.0000]" in output
+    assert "  Elo         +0.0  95% [+0.0, +0.0]" in output and "  LOS         50.0%" in output
+    result = match_json(*args)
+    assert result["los"] == 0.5 and result["score_diff"] == 0.0 and result["worse"] is False
+
+
+def test_a_clearly_worse_version_is_called_worse(tmp_path: Path) -> None:
+    """H0 says only "not better by the margin"; a version whose whole interval is below
+    says it is worse, with its Elo, and the JSON gains worse: true."""
+    args = [f"r={RANDOM}", f"g={GREEDY}", "--sprt", "--max-games", "400", "--seed", "2"]
+    code, output = run_cli("match", *args, "--quiet", "--out", str(tmp_path / "m"))
+    assert code == 0, output
+    assert re.search(
+        r"^Result: H0 \(r is not better than g by the margin; worse: Elo -\d+\.\d "
+        r"\[-\d+\.\d, -\d+\.\d\]\), after round \d+",
+        output,
+        re.MULTILINE,
+    ), output
+    result = match_json(*args, "--out", str(tmp_path / "m"))
+    assert result["result"] == "H0" and result["worse"] is True
+    assert result["elo_ci95"][1] < 0
 
 
 def test_the_verdict_is_the_same_with_any_jobs_and_after_a_resume(tmp_path: Path) -> None:

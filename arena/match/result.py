@@ -195,6 +195,7 @@ class MatchResult:
             "elo": _number(estimate.elo),
             "elo_ci95": [_number(x) for x in estimate.elo_ci95],
             "los": _number(estimate.los),
+            "worse": estimate.worse,
             "llr": _number(test.sprt.llr(test.running)),
             "llr_bounds": [_number(x) for x in test.sprt.bounds],
             "sprt": self.sequential,
@@ -216,19 +217,21 @@ class MatchResult:
         design, sprt = test.design, test.sprt
         lower, upper = sprt.bounds
         llr = sprt.llr(test.running)
+        lo, hi = estimate.ci95
+        elo_lo, elo_hi = estimate.elo_ci95
         meaning = {
             "H1": f"{design.new} is better than {design.base}",
             "H0": f"{design.new} is not better than {design.base} by the margin",
             "inconclusive": "no verdict yet",
         }[self.result]
+        if estimate.worse:  # "not better" undersells a clearly worse version
+            meaning += f"; worse: Elo {estimate.elo:+.1f} [{elo_lo:+.1f}, {elo_hi:+.1f}]"
         when = (
             f"after round {test.decided_after}"
             if test.decided_after is not None
             else f"{'sequential' if self.sequential else 'fixed-length'} test, "
             f"{self.finished_rounds} round{'s' * (self.finished_rounds != 1)}"
         )
-        lo, hi = estimate.ci95
-        elo_lo, elo_hi = estimate.elo_ci95
         lines = [
             f"Result: {self.result} ({meaning}), {when}: {test.running.n} deal sets, "
             f"{test.games} games",

@@ -56,6 +56,9 @@ VARIANCE_FLOOR = 1e-6
 MAX_ELO = 2000
 #: z of a two-sided 95% interval.
 Z95 = 1.959963984540054
+#: Below this, a mean unit or its standard error is rounding noise (units are small
+#: fractions: a game's score is a multiple of 1 / (K - 1)).
+NOISE = 1e-9
 
 Verdict = Literal["H1", "H0", "continue"]
 
@@ -98,6 +101,17 @@ class Running:
     def variance(self) -> float:
         """The sample variance (0 below two units)."""
         return self._m2 / (self.n - 1) if self.n > 1 else 0.0
+
+    @property
+    def settled(self) -> tuple[float, float]:
+        """The mean and its standard error, each 0 where it is rounding noise: units of a
+        bot against its own copy are 0 exactly, but their running mean comes out as
+        -1e-17, which read as LOS 0.3% and a score diff of -0.0000."""
+        mean = 0.0 if abs(self.mean) < NOISE else self.mean
+        if self.n < 2:
+            return mean, math.inf
+        error = math.sqrt(self.variance / self.n)
+        return mean, 0.0 if error < NOISE else error
 
 
 @dataclass(frozen=True)
@@ -175,19 +189,24 @@ class Estimate:
     @classmethod
     def of(cls, units: Running) -> Estimate:
         """The estimate from ``units`` (normal approximation of the mean)."""
-        error = math.sqrt(units.variance / units.n) if units.n > 1 else math.inf
-        low, high = units.mean - Z95 * error, units.mean + Z95 * error
+        mean, error = units.settled
+        low, high = mean - Z95 * error, mean + Z95 * error
         if error == 0.0:
-            los = 0.5 if units.mean == 0.0 else float(units.mean > 0.0)
+            los = 0.5 if mean == 0.0 else float(mean > 0.0)
         elif math.isinf(error):
             los = 0.5
         else:
-            los = 0.5 * math.erfc(-units.mean / error / math.sqrt(2.0))
+            los = 0.5 * math.erfc(-mean / error / math.sqrt(2.0))
         return cls(
             units=units.n,
-            mean=units.mean,
+            mean=mean,
             ci95=(low, high),
             los=los,
-            elo=elo_of_score(0.5 + units.mean),
-            elo_ci95=(elo_of_score(0.5 + low), elo_of_score(0.5 + high)),
+            elo=elo_of_score(0.5 + mean) + 0.0,  # + 0.0: -400 log10(1) is -0.0
+            elo_ci95=(elo_of_score(0.5 + low) + 0.0, elo_of_score(0.5 + high) + 0.0),
         )
+
+    @property
+    def worse(self) -> bool:
+        """Whether NEW is clearly worse than BASE: the whole 95% interval below 0."""
+        return self.ci95[1] < 0.0
