@@ -71,20 +71,50 @@ class Rename:
     form: Callable[[str], str]
 
 
-#: Each kit's own names, besides its ``bot.toml`` name.
+def jar_name(name: str) -> str:
+    """The jar Maven builds for the bot (its artifactId, see :func:`maven_artifact`)."""
+    return f"{maven_artifact(name)}.jar"
+
+
+def _as_is(name: str) -> str:
+    """The bot's name as it is: what the bot says in its ``ready`` (any bot name is a
+    valid string literal in every kit's language)."""
+    return name
+
+
+#: Each kit's own names, besides its ``bot.toml`` name: its project's, and last (so that no
+#: other rename can match inside the new name) the name its bot gives in ``ready`` (a
+#: renamed kit bot said ``rust-greedy`` still).
 RENAMES: dict[str, tuple[Rename, ...]] = {
-    "cpp": (Rename(("CMakeLists.txt",), "arena_cpp_bot", cmake_project),),
-    "go": (Rename(("go.mod", "*.go", "*/*.go"), "arena/bots/gobot", go_module),),
-    "java": (Rename(("pom.xml", MANIFEST, "README.md"), "java-greedy", maven_artifact),),
-    "rust": (Rename(("Cargo.toml", "Cargo.lock"), 'name = "arena-bot"', crate_name),),
+    "cpp": (
+        Rename(("CMakeLists.txt",), "arena_cpp_bot", cmake_project),
+        Rename(("src/main.cpp",), 'kName = "cpp-greedy"', _as_is),
+    ),
+    "go": (
+        Rename(("go.mod", "*.go", "*/*.go"), "arena/bots/gobot", go_module),
+        Rename(("session.go",), 'botName    = "go-greedy"', _as_is),
+        Rename(("bot_test.go",), '{"type":"ready","name":"go-greedy"', _as_is),
+    ),
+    "java": (
+        Rename(("pom.xml", MANIFEST, "README.md"), "java-greedy", maven_artifact),
+        Rename(("src/main/java/arena/bot/Main.java",), "java-greedy.jar", jar_name),
+        Rename(("src/main/java/arena/bot/Main.java",), 'Message.Ready("java-greedy"', _as_is),
+    ),
+    "rust": (
+        Rename(("Cargo.toml", "Cargo.lock"), 'name = "arena-bot"', crate_name),
+        Rename(("src/main.rs",), 'const NAME: &str = "rust-greedy"', _as_is),
+    ),
     "typescript": (
         Rename(
             ("package.json", "package-lock.json"),
             '"name": "arena-typescript-greedy"',
             npm_package,
         ),
+        Rename(("src/bot.ts",), 'const NAME = "typescript-greedy"', _as_is),
     ),
 }
+#: Other names people give the kits' languages (any case: ``Rust``, ``TS``, ``C++``).
+ALIASES = {"c++": "cpp", "rs": "rust", "golang": "go", "ts": "typescript", "jdk": "java"}
 LANGUAGES = tuple(sorted(RENAMES))
 #: Where to start in the languages with sample bots but no kit.
 _ELSEWHERE = {
@@ -108,6 +138,7 @@ def new_bot(language: str, folder: Path, name: str | None = None) -> str:
         NewBotError: for an unknown language, a folder that exists and is not
             empty, or a name that cannot name a bot.
     """
+    language = ALIASES.get(language.lower(), language.lower())
     if language not in RENAMES:
         hint = _ELSEWHERE.get(language, "")
         raise NewBotError(

@@ -45,6 +45,22 @@ def test_unknown_language_and_a_used_folder_are_one_line_errors(tmp_path: Path) 
     assert not (tmp_path / "my bot").exists()
 
 
+@pytest.mark.parametrize(
+    ("said", "kit"),
+    [("Rust", "rust"), ("rs", "rust"), ("TS", "typescript"), ("c++", "cpp"), ("CPP", "cpp"),
+     ("golang", "go"), ("Go", "go"), ("Java", "java")],
+)  # fmt: skip
+def test_a_language_is_known_in_any_case_and_by_its_common_names(
+    said: str, kit: str, tmp_path: Path
+) -> None:
+    code, output = run_cli("new-bot", said, str(tmp_path / "b"))
+    assert code == 0, output
+    assert (tmp_path / "b" / "bot.toml").read_text() != (KITS / kit / "bot.toml").read_text()
+    assert {p.name for p in (tmp_path / "b").iterdir()} == {
+        p.name for p in (KITS / kit).iterdir() if p.name not in BUILD_CACHES
+    }
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_copy_takes_the_new_name_everywhere_the_kit_names_itself(
     language: str, tmp_path: Path
@@ -78,6 +94,7 @@ def built_and_checked(language: str, folder: Path) -> None:
     code, output = run_cli("check-bot", str(folder), "--games", "2")
     assert code == 0, output
     assert output.rstrip().endswith(f"{folder.name}: all checks passed")
+    assert f"PASS  handshake  (ready as {folder.name!r})" in output, "it says its new name"
 
 
 @pytest.mark.parametrize(
@@ -164,6 +181,9 @@ def test_a_name_holding_the_kits_own_name_is_kept_whole(tmp_path: Path) -> None:
     assert parse_bot(str(folder)).name == "java-greedy-v2"
     assert "target/java-greedy-v2.jar" in (folder / "bot.toml").read_text()
     assert "java-greedy.jar" not in (folder / "README.md").read_text()
+    main = (folder / "src/main/java/arena/bot/Main.java").read_text()
+    assert 'Message.Ready("java-greedy-v2", ' in main and "java-greedy-v2.jar" in main
+    assert "java-greedy.jar" not in main and "java-greedy-v2-v2" not in main
 
 
 def test_a_go_bot_may_share_a_standard_packages_name(tmp_path: Path) -> None:
