@@ -77,7 +77,12 @@ def test_manifest_folder_with_build(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("manifest", "message"),
     [
-        ("run = 5", "'run' must be the bot's command"),
+        ("run = 5", "bot.toml: run must be a string, not 5"),
+        ('nme = "x"\nrun = "./x"', r"unknown key 'nme' \(known: name, run, build, limits\)"),
+        ('name = "x"', "bot.toml: missing key 'run'"),
+        ('run = "  "', "bot.toml: run must not be blank"),
+        ('run = "./x"\nlimits = 5', "bot.toml: limits must be a table, not 5"),
+        ('run = "./x"\n[limits]\nmemroy_mb = 5', "unknown limit 'memroy_mb'"),
         ("this is not toml", "not a valid TOML manifest"),
         ('run = "./x"\nbuild = "false"', "build 'false' failed"),
         ('name = "../b"\nrun = "./x"', "bot name '../b' does not fit the rule: 1 to 64"),

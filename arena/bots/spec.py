@@ -18,7 +18,9 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
+from arena import schemas
 from arena.bots.sandbox import ResourceLimits, SandboxError
 from arena.errors import BotError
 
@@ -169,20 +171,13 @@ def _from_manifest(folder: Path, name: str, text: str) -> BotSpec:
         manifest = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as error:
         raise BotError(f"{path}: not a valid TOML manifest: {error}") from None
-    run = manifest.get("run")
-    if not isinstance(run, str) or not run.strip():
-        raise BotError(f"{path}: 'run' must be the bot's command, as a string")
-    build_text = manifest.get("build")
-    if build_text is not None and not isinstance(build_text, str):
-        raise BotError(f"{path}: 'build' must be a command, as a string")
-    manifest_name = manifest.get("name")
-    if manifest_name is not None and not isinstance(manifest_name, str):
-        raise BotError(f"{path}: 'name' must be a string")
-    if manifest_name:
-        check_name(manifest_name, str(path))
-    limits = manifest.get("limits", {})
-    if not isinstance(limits, dict):
-        raise BotError(f"{path}: [limits] must be a table, e.g. memory_mb = 512")
+    problem = schemas.problem(manifest_schema(), manifest, patterns=NAME_PATTERNS)
+    if problem is not None:  # a typo (nme = ...) is named, not ignored
+        raise BotError(f"{path}: {problem}")
+    run: str = manifest["run"]
+    build_text: str | None = manifest.get("build")
+    manifest_name: str | None = manifest.get("name")
+    limits: dict[str, Any] = manifest.get("limits", {})
     try:
         ResourceLimits().merged(limits)
     except SandboxError as error:
@@ -200,6 +195,29 @@ def _from_manifest(folder: Path, name: str, text: str) -> BotSpec:
         home=folder,
         limits=tuple(sorted(limits.items())),
     )
+
+
+#: What a name that breaks :data:`NAME_PATTERN` is told, in a file checked by its schema.
+NAME_PATTERNS = {NAME_PATTERN: f"bot name {{value!r}} does not fit the rule: {NAME_RULE}"}
+
+
+def manifest_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 7) of a bot folder's ``bot.toml``: ``run`` and, optionally,
+    ``name``, ``build`` and ``[limits]`` (whose keys and values ResourceLimits checks)."""
+    command = {"type": "string", "pattern": r"\S"}
+    return {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "bot.toml",
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "pattern": NAME_PATTERN, "description": NAME_RULE},
+            "run": {**command, "description": "The bot's command, run in a scratch folder."},
+            "build": {**command, "description": "Run once per change, in the bot's folder."},
+            "limits": {"type": "object", "description": "Resource limits, e.g. memory_mb."},
+        },
+        "required": ["run"],
+        "additionalProperties": False,
+    }
 
 
 def _split(command: str, where: str) -> tuple[str, ...]:

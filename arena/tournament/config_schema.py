@@ -13,15 +13,12 @@ from a ``#:schema`` first line.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import MISSING, fields
 from typing import Any, Final
 
-import jsonschema
-from jsonschema.exceptions import ValidationError, best_match, by_relevance
-
+from arena import schemas
 from arena.bots.sandbox import ResourceLimits
-from arena.bots.spec import NAME_PATTERN, NAME_RULE
+from arena.bots.spec import NAME_PATTERN, NAME_PATTERNS, NAME_RULE
 from arena.game.rules import DOG_LIFE_VALUES, MAX_PLAYERS, MIN_PLAYERS, TIE_BREAK_VALUES, Rules
 from arena.tournament.schedule import SCHEDULES
 
@@ -153,74 +150,6 @@ def config_schema() -> JSON:
     }
 
 
-#: Whole numbers are ints (draft 7 would also take 4.0, which arena would not).
-_CHECKER = jsonschema.Draft7Validator.TYPE_CHECKER.redefine(
-    "integer", lambda _, value: isinstance(value, int) and not isinstance(value, bool)
-)
-_Validator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-    jsonschema.Draft7Validator, type_checker=_CHECKER
-)
-
-#: Of two problems at one level, an unknown key first: ``commnd`` is a typo of
-#: ``command``, and naming it helps more than saying ``command`` is missing.
-_RELEVANCE = by_relevance(strong=frozenset({"additionalProperties"}))
-
-_KINDS: Final = {
-    "integer": "a whole number",
-    "number": "a number",
-    "boolean": "true or false",
-    "string": "a string",
-    "object": "a table",
-    "array": "a list of tables ([[bots]])",
-}
-
-
 def problems(data: JSON) -> str | None:
     """The most relevant problem of ``data`` against the schema in one line, or None."""
-    error = best_match(_Validator(config_schema()).iter_errors(data), key=_RELEVANCE)
-    return None if error is None else _explained(error)
-
-
-def _where(path: Iterable[Any]) -> str:
-    """``bots[2].limits.cpu_s`` for a path of keys and 0-based indices (shown 1-based)."""
-    text = ""
-    for step in path:
-        text += f"[{step + 1}]" if isinstance(step, int) else f".{step}" if text else str(step)
-    return text
-
-
-def _explained(error: ValidationError) -> str:
-    """One line for one schema error, in words a config author uses."""
-    where = _where(error.absolute_path)
-    value: Any = error.instance
-    schema: JSON = error.schema if isinstance(error.schema, dict) else {}
-    expected: Any = error.validator_value
-    subject = where or "the file"
-    prefix = f"{where}: " if where else ""
-    match error.validator:
-        case "additionalProperties":
-            known = list(schema.get("properties", {}))
-            unknown = sorted(key for key in value if key not in known)
-            return f"{prefix}unknown key {unknown[0]!r} (known: {', '.join(known)})"
-        case "required":
-            missing = [key for key in expected if key not in value]
-            return f"{prefix}missing key {missing[0]!r}"
-        case "type":
-            return f"{subject} must be {_KINDS.get(str(expected), expected)}, not {value!r}"
-        case "enum":
-            choices = ", ".join(str(choice) for choice in expected)
-            return f"{subject} takes one of {choices}, not {value!r}"
-        case "minimum":
-            return f"{subject} must be >= {expected}, not {value!r}"
-        case "maximum":
-            return f"{subject} must be <= {expected}, not {value!r}"
-        case "exclusiveMaximum":
-            return f"{subject} must be < {expected}, not {value!r}"
-        case "minLength":
-            return f"{subject} must not be empty"
-        case "pattern" if where.endswith(".name"):
-            return f"{subject}: bot name {value!r} does not fit the rule: {NAME_RULE}"
-        case "pattern":
-            return f"{subject} must not be blank"
-        case _:
-            return f"{prefix}{error.message}"
+    return schemas.problem(config_schema(), data, patterns=NAME_PATTERNS)
