@@ -38,6 +38,13 @@ class Check:
     name: str
     passed: bool
     detail: str = ""
+    #: False for a check a failure before it made meaningless (it did not run): shown
+    #: "not reached", never PASS ("answers in time (0 requests)" passed nothing).
+    reached: bool = True
+
+
+#: What a reply that is not JSON usually is, and where it belongs.
+STDOUT_HINT = "print debug output to stderr, not stdout: stdout carries the protocol"
 
 
 @dataclass
@@ -216,9 +223,43 @@ class _Session:
 
 
 def _fault_text(result: GameResult) -> str:
-    """The bot's fault in a game, as the report says it ("": none)."""
+    """The bot's fault in a game, as the report says it ("": none); a reply that is not
+    JSON gets the hint where such a line belongs."""
     fault = result.faults.get(0)
-    return "" if fault is None else f"{fault.kind.value}: {fault.detail}"
+    if fault is None:
+        return ""
+    hint = f" ({STDOUT_HINT})" if "not JSON" in fault.detail else ""
+    return f"{fault.kind.value}: {fault.detail}{hint}"
+
+
+def _no_answers(session: _Session, first: GameResult, fault: Fault) -> Check:
+    """The check a bot fails when its first game had no answer of it: silent, or a line
+    that is not a reply (debug output on stdout)."""
+    if fault.kind is FaultKind.TIMEOUT:
+        asked = session.bot.waiting or {}
+        limits = session.limits
+        return Check(
+            "answers requests",
+            False,
+            f"no reply to its first request (game {first.game_id}, request "
+            f"{asked.get('id')}: {asked.get('action')}) within {limits.move_ms} ms + "
+            f"{limits.bank_ms} ms of bank; the other checks need answers",
+        )
+    return Check("answers requests", False, f"{_fault_text(first)}; the other checks need answers")
+
+
+def _answering_checks(games: int) -> list[str]:
+    """The checks that need a bot that answers, by name, in the report's order."""
+    return [
+        "plays a standard game",
+        *(f"rules: {label}" for label, _ in RULE_VARIANTS),
+        *(label for label, _, _, _ in _situations()),
+        f"survives {games} games in one process",
+        "answers in time",
+        "only legal moves",
+        "well-formed replies with the right ids",
+        "never crashes",
+    ]
 
 
 def check_bot(
@@ -236,19 +277,18 @@ def check_bot(
             handshake,
             f"ready as {player.ready.get('name')!r}" if player.ready else _fault_text(first),
         )
-        if not handshake:
+        if not handshake:  # nothing else can be checked of a bot that does not start
+            yield from (Check(name, False, "not reached: no handshake", False)
+                        for name in [*_answering_checks(games), "exits on bye"])  # fmt: skip
+            player.close()
             return
-        silent = first.faults.get(0)
-        if silent is not None and silent.kind is FaultKind.TIMEOUT and not session.bot.asked:
-            # Every other check needs answers: a bot that gives none fails now, not in minutes.
-            asked = session.bot.waiting or {}
-            yield Check(
-                "answers requests",
-                False,
-                f"no reply to its first request (game {first.game_id}, request "
-                f"{asked.get('id')}: {asked.get('action')}) within {limits.move_ms} ms + "
-                f"{limits.bank_ms} ms of bank; the other checks need answers",
-            )
+        fault = first.faults.get(0)
+        if fault is not None and not session.bot.asked:
+            # Every other check needs answers: a bot that gives none fails now, not in minutes,
+            # and the checks it never reached say so rather than pass on no requests.
+            yield _no_answers(session, first, fault)
+            yield from (Check(name, False, "not reached: it gave no answer", False)
+                        for name in _answering_checks(games))  # fmt: skip
         else:
             yield Check("plays a standard game", 0 not in first.faults, _fault_text(first))
             for label, options in RULE_VARIANTS:

@@ -171,7 +171,7 @@ def test_check_bot_checks_every_bot_of_a_config_into_one_table(tmp_path: Path) -
     assert code == 1, output
     rows = {line.split()[0]: line for line in output.splitlines() if line[:1].isalpha()}
     assert rows["good"].split()[1:4] == ["-", "yes", "27/27"]
-    assert rows["crash"].split()[1:4] == ["-", "no", "0/1"]
+    assert rows["crash"].split()[1:4] == ["-", "no", "0/27"]
     assert "handshake: crash: handshake failed: " in rows["crash"]
     assert f"(log: {tmp_path / 'cache/check/crash.stderr.log'})" in rows["crash"]
     assert "not JSON: debug: starting up" in rows["garbage"]

@@ -95,13 +95,46 @@ def test_check_bot_fails_a_silent_bot_at_its_first_request() -> None:
     result = CliRunner().invoke(main, ["check-bot", silent, "--move-ms", "200", "--bank-ms", "200"])
     assert time.monotonic() - start < 20
     assert result.exit_code == 1
-    assert result.output.splitlines()[1:] == [
+    lines = result.output.splitlines()[1:]
+    assert lines[:2] == [
         "  PASS  handshake  (ready as 'hang')",
         "  FAIL  answers requests  (no reply to its first request (game check-1-1, request 1: "
         "play) within 200 ms + 200 ms of bank; the other checks need answers)",
-        "  PASS  exits on bye",
-        "misbehave: 1 checks failed",
     ]
+    unreached = lines[2:-2]  # what needs answers is not reached, never passed
+    assert len(unreached) == 25 and all(
+        line.startswith("  ----  ") and line.endswith("  (not reached: it gave no answer)")
+        for line in unreached
+    ), unreached
+    assert "  ----  answers in time  (not reached: it gave no answer)" in unreached
+    assert lines[-2:] == ["  PASS  exits on bye", "misbehave: 1 check failed, 25 not reached"]
+
+
+def test_check_bot_tells_a_bot_printing_debug_to_stdout_where_it_belongs(tmp_path: Path) -> None:
+    """Its first reply is a debug line: one failure with the hint, the rest not reached
+    (not 22 identical FAILs and a PASS for "answers in time (0 requests)")."""
+    bot = tmp_path / "chatty.py"
+    bot.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'hello':\n"
+        "        print(json.dumps({'type': 'ready', 'name': 'chatty'}), flush=True)\n"
+        "    elif m['type'] == 'request':\n"
+        "        print('thinking about', m['legal'][0], flush=True)\n"
+        "        print(json.dumps({'type': 'move', 'id': m['id'], 'move': m['legal'][0]}),"
+        " flush=True)\n"
+        "    elif m['type'] == 'bye':\n"
+        "        break\n"
+    )
+    result = CliRunner().invoke(main, ["check-bot", f"python3 {bot}", "--games", "2"])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[2].startswith("  FAIL  answers requests  (malformed: not JSON: thinking about ")
+    assert "(print debug output to stderr, not stdout: stdout carries the protocol)" in lines[2]
+    assert sum(line.startswith("  FAIL") for line in lines) == 1
+    assert not any("PASS  answers in time" in line for line in lines)
+    assert lines[-1] == "chatty: 1 check failed, 25 not reached"
 
 
 @pytest.mark.parametrize(

@@ -120,12 +120,14 @@ def check_bot_command(
     [spec] = specs
     build_bots([spec], rebuild=rebuild, after_stop="rerun the command to check it")
     click.echo(f"Checking {spec.name}: {spec.command}")
-    failed = 0
+    failed = unreached = 0
     for check in check_bot(spec, limits, games=games):
-        mark = "PASS" if check.passed else "FAIL"
-        failed += not check.passed
+        mark = "PASS" if check.passed else "FAIL" if check.reached else "----"
+        failed += check.reached and not check.passed
+        unreached += not check.reached
         click.echo(f"  {mark}  {check.name}" + (f"  ({check.detail})" if check.detail else ""))
-    click.echo(f"{spec.name}: {'all checks passed' if not failed else f'{failed} checks failed'}")
+    said = "all checks passed" if not failed else f"{failed} check{'s' * (failed != 1)} failed"
+    click.echo(f"{spec.name}: {said}" + (f", {unreached} not reached" if unreached else ""))
     if failed:
         sys.exit(1)
 
