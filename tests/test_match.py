@@ -178,7 +178,10 @@ def test_a_bot_that_no_longer_starts_stops_the_match_in_one_line(tmp_path: Path)
             "--quiet", "--no-sandbox",  # it writes its marker
         )  # fmt: skip
         assert code == 1, output
-        assert output.startswith("Error: bot 'c' failed to start 3 games in a row: a match ")
+        assert output.startswith(
+            "Error: bot 'c' failed to start 3 games in a row (the last: timeout: did not answer "
+            "in time): a match "
+        )
         assert output.rstrip().endswith("fix the bot and run the match into a new --out")
         assert output.count("\n") == 1 and "Result" not in output, (attempt, output)
     with sqlite3.connect(out / "results.sqlite") as db:

@@ -442,7 +442,11 @@ def test_a_bot_that_no_longer_starts_is_disabled_and_forfeits(tmp_path: Path) ->
         "--out", str(tmp_path / "out"), "--quiet", "--no-sandbox",  # it writes its marker
     )  # fmt: skip
     assert code == 0, output
-    assert "bot 'broken' disabled: failed to start 3 games in a row" in output
+    log = tmp_path / "out/logs/broken.stderr.log"
+    assert (
+        "bot 'broken' disabled: failed to start 3 games in a row (the last: timeout: did not "
+        f"answer in time); its remaining games are forfeits (log: {log})"
+    ) in output, output
     rows = {row["bot"]: row for row in leaderboard(tmp_path / "out")}
     assert rows["broken"]["faults"] == {"crash": 6, "timeout": 3}
     assert rows["broken"]["rank"] == 3

@@ -173,9 +173,10 @@ def play(
                         if halt_on_disable:
                             raise BotDisabled.of(bot, disabled[bot], store.folder)
                         if notice:
+                            log = store.folder / "logs" / f"{bot}.stderr.log"
                             notice(
-                                f"bot {bot!r} disabled: {disabled[bot]}; "
-                                "its remaining games are forfeits"
+                                f"bot {bot!r} disabled: {disabled[bot]}; its remaining games "
+                                f"are forfeits (log: {log})"
                             )
                 if progress and (now := time.monotonic()) - shown >= PROGRESS_S:
                     shown = now
@@ -217,7 +218,10 @@ def _disable(
             continue
         failures[bot] = failures.get(bot, 0) + 1
         if failures[bot] >= DISABLE_AFTER and bot not in disabled:
-            disabled[bot] = f"failed to start {DISABLE_AFTER} games in a row"
+            why = fault[1].removeprefix(_HANDSHAKE).lstrip(": ")
+            disabled[bot] = (
+                f"failed to start {DISABLE_AFTER} games in a row (the last: {fault[0]}: {why})"
+            )
             newly.append(bot)
     return newly
 
