@@ -317,3 +317,34 @@ def test_replay_options_that_contradict_are_refused(
     assert result.exit_code == 2
     assert result.stderr.strip().splitlines()[-1].startswith(f"Error: {message}")
     assert not (tmp_path / "x.html").exists()
+
+
+def test_a_bot_faulting_keeps_its_whole_traceback_in_its_log(tmp_path: Path) -> None:
+    """After a fault the bot's pipes close and it gets a moment before SIGTERM: the
+    traceback it then writes (a Python bot's usual last words) is in its log whole, not
+    cut after its first line."""
+    bot = tmp_path / "dies_talking.py"
+    bot.write_text(
+        "import json, sys, time\n"
+        "def deep(n):\n"
+        "    if n == 0:\n"
+        "        raise RuntimeError('the last line of a long traceback')\n"
+        "    return deep(n - 1)\n"
+        "for line in sys.stdin:\n"
+        "    message = json.loads(line)\n"
+        "    if message['type'] == 'hello':\n"
+        "        print(json.dumps({'type': 'ready', 'name': 'x'}), flush=True)\n"
+        "    elif message['type'] == 'request':\n"
+        "        print('debug: not a reply', flush=True)\n"
+        "        time.sleep(0.05)\n"
+        "        deep(40)\n"
+    )
+    logs = tmp_path / "logs"
+    result = CliRunner().invoke(
+        main, ["play", f"dies=python3 {bot}", PY_BOT, "--quiet", "--logs", str(logs)]
+    )
+    assert result.exit_code == 0, result.output
+    log = (logs / "dies.stderr.log").read_text()
+    assert log.startswith("Traceback (most recent call last):\n")
+    assert "[Previous line repeated 37 more times]" in log
+    assert log.endswith("RuntimeError: the last line of a long traceback\n")

@@ -26,6 +26,10 @@ JSON = dict[str, Any]
 _monotonic = time.monotonic
 #: Seconds a bot is given to exit by itself after ``bye``.
 BYE_GRACE_S = 2.0
+#: Seconds a bot is given to exit by itself after a fault, its pipes closed, before
+#: SIGTERM: what it writes then (a traceback, a Python bot's broken pipe) reaches its
+#: log whole, where an immediate SIGTERM cut it after its first line.
+FAULT_GRACE_S = 0.3
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled or not, a class to build on
@@ -139,7 +143,9 @@ class ProcessPlayer:
             with contextlib.suppress(BotFault):
                 self.process.send(error_line, time.monotonic() + 0.1)
         self._queue = []
-        self.stop()
+        if self.process is not None:
+            self.process.stop(grace_s=FAULT_GRACE_S)
+            self.process = None
 
     def close(self) -> int | None:
         """End the session: send ``bye`` and let the bot exit; return its exit status."""
