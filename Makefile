@@ -94,14 +94,25 @@ test: lint $(C_BOT) sandbox-deps browser-deps terminal-deps kits-deps
 check: lint $(C_BOT) sandbox-deps
 	$(BIN)/pytest -q -m "not e2e" $(PYTEST_PARALLEL)
 
-# The main job: a round-robin tournament of the sample bots, then its leaderboard.
+# The main job: a league of bots of several strengths and languages (the search, greedy and
+# random sample bots, and each starter kit whose toolchain this machine has), its leaderboard
+# in tiers, and its report. Kit builds are kept between runs (arena builds once per change).
+DEMO_KITS = $(shell \
+	command -v cargo >/dev/null && echo --bot sample_bots/rust; \
+	command -v mvn >/dev/null && command -v java >/dev/null && echo --bot sample_bots/java; \
+	command -v go >/dev/null && echo --bot sample_bots/go; \
+	command -v cmake >/dev/null && test -f /usr/include/nlohmann/json.hpp && echo --bot sample_bots/cpp; \
+	command -v npm >/dev/null && echo --bot sample_bots/typescript)
 demo: $(STAMP) $(C_BOT)
 	rm -rf results/demo
-	$(BIN)/arena tournament --name demo --players 3 --deals 4 --jobs 2 --seed 2026 \
-		--bot python=sample_bots/python/random_bot.py \
-		--bot "javascript=node sample_bots/javascript/random_bot.js" \
-		--bot c=sample_bots/c/random_bot \
-		--bot "python2=python3 sample_bots/python/random_bot.py"
+	$(BIN)/arena tournament --name demo --schedule sampled --rounds 8 --players 3 --deals 2 \
+		--jobs 2 --seed 2026 --move-ms 100 --bank-ms 1000 \
+		--bot search=sample_bots/python/ismcts_bot.py \
+		--bot greedy=sample_bots/python/greedy_bot.py \
+		--bot random=sample_bots/python/random_bot.py \
+		--bot "random-js=node sample_bots/javascript/random_bot.js" \
+		--bot random-c=sample_bots/c/random_bot \
+		$(DEMO_KITS)
 	$(BIN)/arena leaderboard results/demo
 	$(BIN)/arena report results/demo
 
