@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import signal
 import sqlite3
 import subprocess
@@ -406,12 +407,15 @@ def test_dry_run_prints_the_plan_and_big_plans_are_refused(tmp_path: Path) -> No
     assert code == 0, output
     assert "Plan: round-robin, 30 bots, 4 per table, 5 deal sets per table" in output
     assert "  games: 548,100 (73,080 per bot)" in output
-    assert "  time: unknown" in output
+    # Before any game, the bots' first moves are timed (30 names, one command: one bot).
+    assert re.search(r"  time: about \S+ at the bots' pace, 1 game at once \(30 timed", output)
+    assert "  at most " in output and "the banks can dominate" in output
     assert "refused" not in output
     code, output = run_cli("tournament", *common, "--dry-run")
     assert code == 0, output
     assert "  games: 548,100 (73,080 per bot)" in output
     assert "  refused as it is: the round-robin plan has 548,100 games" in output
+    assert "  time: unknown" in output, "a plan refused starts no bot to time it"
     code, output = run_cli("tournament", *common, "--schedule", "swiss", "--rounds", "35",
                            "--stop-top", "3", "--dry-run")  # fmt: skip
     assert code == 0, output
@@ -419,6 +423,36 @@ def test_dry_run_prints_the_plan_and_big_plans_are_refused(tmp_path: Path) -> No
     assert "  rounds: 35, 140 games each" in output
     assert "stop rule: once the top 3 are in order with probability >= 0.95" in output
     assert not folder.exists(), "a dry run writes nothing"
+
+
+def test_a_dry_run_builds_nothing_and_times_only_what_is_built(tmp_path: Path) -> None:
+    kit = tmp_path / "kit"
+    kit.mkdir()
+    (kit / "bot.toml").write_text('run = "./bot"\nbuild = "sh -c \'touch ../built; exit 1\'"\n')
+    code, output = run_cli(
+        "tournament", "--bot", str(kit), "--bot", f"c={C_BOT}", "--bot", f"d={C_BOT} 2",
+        "--players", "2", "--out", str(tmp_path / "out"), "--dry-run",
+    )  # fmt: skip
+    assert code == 0, output
+    assert "(2 timed over their first moves; slowest " in output
+    assert "  not timed: kit (not built yet, no answer, or past the 3 s budget)" in output
+    assert not (tmp_path / "built").exists() and not (tmp_path / "out").exists()
+
+
+def test_a_dry_run_of_a_thousand_bots_times_what_3_seconds_allow(tmp_path: Path) -> None:
+    """1,000 distinct commands: the first are timed, the rest named untimed, and the dry
+    run ends (the budget holds whatever the field)."""
+    bots = [arg for n in range(1000) for arg in ("--bot", f"b{n}={C_BOT} {n}")]
+    code, output = run_cli(
+        "tournament", *bots, "--schedule", "sampled", "--rounds", "2",
+        "--out", str(tmp_path / "out"), "--dry-run",
+    )  # fmt: skip
+    assert code == 0, output
+    assert "  games: 10,000 (40 per bot)" in output
+    untimed = re.search(r"  not timed: (.*) \(not built yet, no answer, or past the 3 s", output)
+    assert untimed and untimed[1].endswith(", ..."), output
+    timed = re.search(r"\((\d+) timed over their first moves", output)
+    assert timed and 0 < int(timed[1]) < 1000, output
 
 
 def test_dry_run_estimates_the_time_from_the_folders_pace(tmp_path: Path) -> None:

@@ -130,7 +130,7 @@ def build_bot(
         return None
     home = spec.home.resolve()
     command = shlex.join(spec.build)
-    key = hashlib.blake2b(str(home).encode(), digest_size=12).hexdigest()
+    key = _key(home)
     records = cache_folder() / "builds"
     log = records / f"{key}.log"
     with _locked(records / f"{key}.lock"):
@@ -162,6 +162,21 @@ def build_bot(
     if watcher is not None:
         watcher.finished(built)
     return built
+
+
+def up_to_date(spec: BotSpec) -> bool:
+    """Whether the bot needs no build now (it has none, or its last one still stands):
+    what a dry run, which builds nothing, may start."""
+    if spec.build is None or spec.home is None:
+        return True
+    home = spec.home.resolve()
+    record = _read_record(cache_folder() / "builds" / f"{_key(home)}.json")
+    return _stale(record, home, shlex.join(spec.build), spec) is None
+
+
+def _key(home: Path) -> str:
+    """The name of a folder's record and log: its real path, hashed."""
+    return hashlib.blake2b(str(home).encode(), digest_size=12).hexdigest()
 
 
 def _stale(record: dict[str, Any] | None, home: Path, command: str, spec: BotSpec) -> str | None:

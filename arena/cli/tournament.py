@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from arena.bots.builds import up_to_date
 from arena.cli.building import check_field, rebuild_option
 from arena.cli.common import (
     command,
@@ -19,6 +20,7 @@ from arena.cli.common import (
 )
 from arena.cli.running import ProgressBar, Terminal, play_event
 from arena.errors import ArenaError
+from arena.execute.calibrate import Pace, calibrate
 from arena.results.store import Store
 from arena.tournament.config import DEFAULT_DEALS
 from arena.tournament.event import (
@@ -151,11 +153,22 @@ def tournament(dry_run: bool, quiet: bool, rebuild: bool, **given: Any) -> None:
             event = settle(event, folder, settings.updates)
         except ArenaError as error:  # e.g. a bot changed (or is not built yet)
             refusals.append(str(error))
-        click.echo(describe_plan(event, event.plan(), folder))
         try:
             event.check_size(settings.max_games)
         except ArenaError as error:
             refusals.append(str(error))
+
+        def pace() -> Pace:  # the bots timed only for a plan that would be played
+            unbuilt = [spec.name for spec in event.bots if not up_to_date(spec)]
+            capabilities = settings.running.sandbox.capabilities()
+            return calibrate(
+                event.bots, event.rules, event.limits, sandbox=capabilities, skip=unbuilt
+            )
+
+        click.echo(describe_plan(
+            event, event.plan(), folder, jobs=settings.running.jobs,
+            pace=None if refusals else pace,
+        ))  # fmt: skip
         for refusal in refusals:
             click.echo(f"  refused as it is: {refusal}")
         return

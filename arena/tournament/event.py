@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar
@@ -20,6 +20,7 @@ from arena.bots.spec import BotSpec
 from arena.events.event import common_key
 from arena.events.feed import Feed
 from arena.events.schedule import Plan, ScheduleError, Strategy
+from arena.execute.calibrate import Pace
 from arena.game import Rules
 from arena.protocol import Limits
 from arena.results.ratings import Environment, StopRule
@@ -232,11 +233,21 @@ class Leader:
         return self.text
 
 
-def describe_plan(tournament: TournamentEvent, plan: Plan, folder: Path) -> str:
+def describe_plan(
+    tournament: TournamentEvent,
+    plan: Plan,
+    folder: Path,
+    *,
+    jobs: int = 1,
+    pace: Callable[[], Pace] | None = None,
+) -> str:
     """``--dry-run``'s text: the schedule, its games, games per bot, and a time estimate.
 
     The estimate uses the pace of the latest games finished in ``folder``
-    (the same bots on the same machine, usually); without any it is unknown.
+    (the same bots on the same machine, usually); without any, ``pace``
+    times the bots' first moves (:func:`arena.execute.calibrate.calibrate`),
+    and the plan's decisions at that pace, ``jobs`` games at once, are the
+    estimate; with neither it is unknown.
     """
     bots = len(tournament.bots)
     lines = [
@@ -259,20 +270,56 @@ def describe_plan(tournament: TournamentEvent, plan: Plan, folder: Path) -> str:
             f"  stop rule: once the top {tournament.stop.top} are in order with probability "
             f">= {tournament.stop.confidence} (checked each round; the games above are the most)"
         )
-    done, pace = 0, None
+    done, measured = 0, None
     if (folder / DATABASE).is_file():
         store = open_existing(folder)
         try:
-            done, pace = store.done(), store.games_per_second()
+            done, measured = store.done(), store.games_per_second()
         finally:
             store.close()
         lines.append(f"  {folder}: {done:,} games done")
-    if pace is None:
-        lines.append(f"  time: unknown ({folder} has no finished games to measure the pace)")
+    if measured is not None:
+        seconds = max(plan.games - done, 0) / measured
+        lines.append(
+            f"  time: about {duration(seconds)} at {measured:.1f} games/s, as measured there"
+        )
+    elif pace is not None:
+        lines += _estimated(tournament, plan, pace(), jobs)
     else:
-        seconds = max(plan.games - done, 0) / pace
-        lines.append(f"  time: about {duration(seconds)} at {pace:.1f} games/s, as measured there")
+        lines.append(f"  time: unknown ({folder} has no finished games to measure the pace)")
     return "\n".join(lines)
+
+
+def _estimated(tournament: TournamentEvent, plan: Plan, pace: Pace, jobs: int) -> list[str]:
+    """The time lines of a plan at the bots' measured pace, and its bound when every seat
+    spends its whole move time and bank (which a search bot does)."""
+    at_once = max(1, min(jobs, tournament.open_tables()[0]))  # a worker plays a table
+    limits, players = tournament.limits, tournament.players
+    lines = []
+    if pace.move_ms:  # each worker starts each bot once (it keeps up to 24 alive)
+        seconds = (plan.games * pace.game_seconds(players) / at_once) + pace.starts_seconds()
+        slowest = max(pace.move_ms, key=lambda name: pace.move_ms[name])
+        lines.append(
+            f"  time: about {duration(seconds)} at the bots' pace, {at_once} game"
+            f"{'s' * (at_once != 1)} at once ({len(pace.move_ms)} timed over their first "
+            f"moves; slowest {slowest}, {pace.move_ms[slowest]:.1f} ms a move)"
+        )
+    else:
+        seconds = 0.0
+        lines.append("  time: unknown (no bot could be timed)")
+    if pace.untimed:
+        shown = ", ".join(pace.untimed[:5]) + (", ..." if len(pace.untimed) > 5 else "")
+        lines.append(f"  not timed: {shown} (not built yet, no answer, or past the 3 s budget)")
+    worst = (
+        plan.games * players * (pace.decisions * limits.move_ms + limits.bank_ms) / 1000.0 / at_once
+    )
+    if worst > 2 * seconds:
+        lines.append(
+            f"  at most {duration(worst)} if every seat spends move_ms ({limits.move_ms:,} ms) "
+            f"on each move and its bank (bank_ms, {limits.bank_ms:,} ms) in each game, as a "
+            "search bot does: the banks can dominate"
+        )
+    return lines
 
 
 def per_bot(plan: Plan) -> str:
