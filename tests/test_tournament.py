@@ -28,7 +28,7 @@ from click.testing import CliRunner
 from arena.cli import main
 from arena.events.schedule import ScheduleError, deal_set_seed
 from arena.results.ratings import Environment
-from arena.results.store import BotRecord, Finished, Store, StoreError
+from arena.results.store import BotRecord, Finished, Store, StoreError, open_existing
 from arena.tournament.schedule import round_robin_games
 from tests.system import E2E
 
@@ -808,3 +808,23 @@ def test_a_signal_while_workers_wait_for_a_swiss_round_stops_cleanly(tmp_path: P
             raise AssertionError("the stopped tournament hung") from None
         assert child.returncode == status, stderr
         assert len(stderr.strip().splitlines()) == 1, stderr
+
+
+def test_a_league_cut_short_counts_against_its_whole_plan(tmp_path: Path) -> None:
+    """A league schedules a round at a time; what people are told of a run cut short (the
+    watch, the report, the resume line) is N of the rounds asked for, not of those
+    scheduled so far ("547 of 552 games" of a 3,600-game plan)."""
+    folder = tmp_path / "league"
+    bots = [arg for name in "abcdef" for arg in ("--bot", f"{name}={C_BOT}")]
+    common = [*bots, "--players", "3", "--schedule", "sampled", "--rounds", "40", "--deals", "2"]
+    kill_9_during(common, folder, after=30)
+    store = open_existing(folder)
+    try:
+        whole = 40 * 2 * 3 * 2  # rounds x tables x deal sets x seat rotations
+        assert store.total() < whole, "killed before the last round was scheduled"
+        assert store.planned() == whole
+    finally:
+        store.close()
+    code, page = run_cli("report", str(folder), "-o", str(tmp_path / "r.html"))
+    assert code == 0, page
+    assert re.search(rf"\b\d+ of {whole} games played\b", (tmp_path / "r.html").read_text())

@@ -154,7 +154,7 @@ def print_leaderboard(
         rows = store.guarded(lambda: store.standings()[:top])
         bots = {row["bot"] for row in rows}
         pairs = store.guarded(partial(store.pairwise, bots)) if pairwise else {}
-        done, total = store.guarded(lambda: (store.done(), store.total()))
+        done, total = store.guarded(lambda: (store.done(), store.planned()))
     finally:
         store.close()
     if fmt == "html":

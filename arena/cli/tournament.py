@@ -197,7 +197,7 @@ def tournament(dry_run: bool, quiet: bool, rebuild: bool, **given: Any) -> None:
 
     def stopped(store: Store, how: str) -> None:
         click.echo(
-            f"{how}: {store.done()} of {store.total()} games are saved in "
+            f"{how}: {store.done()} of {store.planned()} games are saved in "
             f"{folder}. Resume with: {resume_command()}",
             err=True,
         )

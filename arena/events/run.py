@@ -139,6 +139,7 @@ def play(
     """
     halt_on_disable = event.halt_on_disable
     feed = event.feed(store)
+    store.set_meta("planned", feed.total())  # for readers: a league's whole plan, not a round
     done = store.done()
     sweep_partials(store.folder)
     disabled = store.disabled()
@@ -183,6 +184,7 @@ def play(
                     progress(done, feed.total(), now - start)
     finally:
         store.flush()  # the games finished before a stop (Ctrl-C, SIGTERM, an error) are kept
+    store.set_meta("planned", feed.total())  # a stop rule may have ended it early
     sweep_partials(store.folder)  # every game is back: what a killed worker left is garbage
     if progress and played:
         progress(done, feed.total(), time.monotonic() - start)
@@ -339,7 +341,7 @@ def run(
         except BotDisabled:  # a rerun would stop again: no word of resuming
             raise
         except ArenaError as error:
-            raise Unfinished(error, store.done(), store.total(), folder) from None
+            raise Unfinished(error, store.done(), store.planned(), folder) from None
         observer.finished(store, outcome)
     return outcome
 

@@ -84,7 +84,7 @@ def report_page(
     """The report of the tournament in ``store``, whose results folder is ``folder``."""
     rows = store.standings()
     bots = [row["bot"] for row in rows]
-    done, total = store.done(), store.total()
+    done, total = store.done(), store.planned()
     layers = store.meta("sandbox")
     sandbox = (
         '<ul class="sandbox">'

@@ -371,6 +371,12 @@ class Store:
         """Number of scheduled games."""
         return int(self.db.execute("SELECT count(*) FROM games").fetchone()[0])
 
+    def planned(self) -> int:
+        """Games in the whole plan as its last run knew it (the rounds asked for, not only
+        those scheduled so far: a league schedules a round at a time), at least those
+        scheduled. What people are told a run is "N of"."""
+        return max(self.total(), int(self.meta("planned", 0)))
+
     def done(self) -> int:
         """Number of finished games."""
         self.flush()
