@@ -19,7 +19,13 @@ import pytest
 from arena.game import Rules
 from arena.players import RandomPlayer
 from arena.referee import play_game, read_replay
-from arena.report.html import BAR_WIDTH, leaderboard_table, page, pairwise_table
+from arena.report.html import (
+    BAR_WIDTH,
+    history_chart,
+    leaderboard_table,
+    page,
+    pairwise_table,
+)
 from arena.report.replay_view import inline_json, viewer_page
 from arena.report.tournament_report import chosen
 from arena.results.store import open_existing
@@ -217,6 +223,8 @@ def test_arena_report_of_a_tournament_with_a_faulty_bot(tmp_path: Path) -> None:
     assert games[0][:3] == ["#", "game", "deal set"] and len(games) == 1, "the script fills it"
     assert sorted(line[2] for line in board[1:]) == ["a", "b", "crash"]
     assert [line[0] for line in heat[1:]] == [line[2] for line in board[1:]]
+    legend = re.findall(r'<li data-bot="([^"]+)" data-say=', text)
+    assert legend == [line[2] for line in board[1:]], "the chart's legend in rank order"
     assert faults[0] == ["bot", "crash"]
     assert {line[0]: line[1] for line in faults[1:]}["crash"] == "9", "it crashed in all 9 games"
     lines = {str(attrs["data-bot"]): attrs["points"] for tag, attrs in parsed.elements
@@ -300,3 +308,12 @@ def test_no_shipped_script_holds_what_ends_its_script_element() -> None:
     for script in scripts:
         text = script.read_text(encoding="utf-8").lower()
         assert "</script" not in text and "<!--" not in text, script
+
+
+def test_every_line_of_a_chart_has_a_colour_of_its_own() -> None:
+    """A class of 12: the 9th bot took the 1st bot's colour, and two lines read as one."""
+    series = {f"bot{index}": [(1, float(index)), (2, float(index))] for index in range(12)}
+    chart = history_chart(series)
+    strokes = re.findall(r'<polyline class="line" data-bot="[^"]+" stroke="([^"]+)"', chart)
+    assert len(strokes) == 12 and len(set(strokes)) == 12, strokes
+    assert re.findall(r'<li data-bot="([^"]+)"', chart) == list(series), "the lines' order"

@@ -214,6 +214,14 @@ def pairwise_table(bots: Sequence[str], pairs: Mapping[tuple[str, str], tuple[in
 PALETTE = ("#2563eb", "#dc2626", "#16a34a", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#65a30d")
 
 
+def line_colour(index: int) -> str:
+    """The colour of a chart's ``index``-th line: the palette's, then hues a golden angle
+    apart (the 9th bot took the 1st bot's colour, and two lines read as one)."""
+    if index < len(PALETTE):
+        return PALETTE[index]
+    return f"hsl({((index - len(PALETTE)) * 137.508 + 20) % 360:.0f} 70% 42%)"
+
+
 def history_chart(
     series: Mapping[str, Sequence[tuple[int, float]]],
     *,
@@ -270,7 +278,7 @@ def history_chart(
     )
     lines, hits, legend = [], [], []
     for index, (bot, line) in enumerate(series.items()):
-        colour = PALETTE[index % len(PALETTE)]
+        colour = line_colour(index)
         path = " ".join(f"{x(game)},{y(score)}" for game, score in line)
         final = line[-1][1] if line else 0.0
         say = escape(f"{bot}: {final:.2f} after game {line[-1][0] if line else first}")

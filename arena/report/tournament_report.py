@@ -11,7 +11,7 @@ the rest are spread evenly over the schedule.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from html import escape
@@ -100,7 +100,7 @@ def report_page(
         (
             "Score over the games",
             _top_note(len(charted), len(bots), "lines")
-            + history_chart(store.history(bots=set(charted))),
+            + history_chart(_in_order(store.history(bots=set(charted)), charted)),
         ),
         (
             "Who places above whom",
@@ -300,3 +300,8 @@ def chosen(games: Sequence[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
     rest = [game for game in with_replay if game["ordinal"] not in taken]
     room = limit - len(faulty)
     return faulty + [rest[index * len(rest) // room] for index in range(room)]
+
+
+def _in_order(series: Mapping[str, Any], bots: Sequence[str]) -> dict[str, Any]:
+    """The chart's lines in leaderboard order, so its legend reads as the ranks do."""
+    return {bot: series[bot] for bot in bots if bot in series}
