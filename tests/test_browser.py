@@ -256,7 +256,8 @@ def step_through(page: Page, records: list[JSON], shots: Path | None = None) -> 
         titles = page.locator("#seats .seat .name").all_inner_texts()
         for seat, title in enumerate(titles):
             status, tricks = table["statuses"][seat], table["tricks"][seat]
-            assert title.startswith(f"{names[seat]} ({status}, {tricks} tricks"), title
+            said = f"{tricks} trick" + ("" if tricks == 1 else "s")  # "1 trick", "2 tricks"
+            assert title.startswith(f"{names[seat]} ({status}, {said}"), title
         marked = page.locator("#seats .seat.faulted").evaluate_all(
             "nodes => nodes.map(n => Number(n.dataset.seat))"
         )

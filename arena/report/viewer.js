@@ -205,7 +205,8 @@ const ArenaViewer = (() => {
         const fault = seat.faulted ? `, ${seat.faulted}` : "";
         const place = f.placements ? ` - place ${f.placements[index]}` : "";
         title.textContent =
-          `${seat.name} (${seat.status}, ${seat.tricks} tricks${blind}${fault})${place}`;
+          `${seat.name} (${seat.status}, ${seat.tricks} trick${seat.tricks === 1 ? "" : "s"}` +
+          `${blind}${fault})${place}`;
         const hand = document.createElement("div");
         hand.className = "cards";
         hand.append(...seat.cards.map(cardSpan));
