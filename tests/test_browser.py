@@ -228,7 +228,11 @@ def expected_tables(records: list[JSON]) -> list[JSON]:
             assert kind == "game_end", record
             trick = []
             faulted |= {int(seat) for seat in record["faults"]}
-            kinds = [f"{names[int(s)]} faulted ({f['kind']})" for s, f in record["faults"].items()]
+            kinds = [
+                f"{names[int(s)]} faulted ({f['kind']}"
+                + (f": {f['detail']})" if f.get("detail") else ")")
+                for s, f in record["faults"].items()
+            ]  # the detail says why
             shown(
                 f"Game over: {names[record['winner']]} wins",
                 "; " + ", ".join(kinds) if kinds else "",
@@ -468,7 +472,7 @@ def test_the_report_in_a_browser(browser: Browser, tmp_path: Path) -> None:
     assert page.locator("#viewer-title").inner_text() == f"Game {watched['id']}"
     step_through(page, read_replay(club / watched["replay"]))  # opening gave the viewer the keys
     caption = page.locator("#caption").inner_text()
-    assert "illegal faulted (illegal)" in caption, caption
+    assert "illegal faulted (illegal: " in caption, caption
     faulted = page.locator("#seats .seat.faulted .name").all_inner_texts()
     assert len(faulted) == 1 and faulted[0].startswith("illegal (")
     page.screenshot(path=str(tmp_path / "report-replay.png"), full_page=False)

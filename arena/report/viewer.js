@@ -100,7 +100,9 @@ const ArenaViewer = (() => {
         Object.assign(state, { placements: record.placements, trick: [], winner: null });
         const faults = Object.entries(record.faults || {});
         for (const [seat, fault] of faults) state.seats[Number(seat)].faulted = fault.kind;
-        const why = faults.map(([seat, fault]) => `${who(Number(seat))} faulted (${fault.kind})`);
+        // The kind says what, the detail why (the line it sent, the exit status).
+        const why = faults.map(([seat, fault]) => `${who(Number(seat))} faulted (${fault.kind}` +
+          (fault.detail ? `: ${fault.detail})` : ")"));
         state.caption = `Game over: ${who(record.winner)} wins` +
           (why.length ? `; ${why.join(", ")}` : "");
       } else {
