@@ -8,6 +8,7 @@ behind the real :class:`HumanPlayer`, against the real referee.
 from __future__ import annotations
 
 import http.client
+import io
 import json
 import random
 import re
@@ -27,6 +28,7 @@ from arena.game import Rules
 from arena.human.entry import choices, understand
 from arena.human.player import LEFT, CtrlC, HumanPlayer, PersonLeft
 from arena.human.seats import HumanSeat, check_people, parse_seats
+from arena.human.terminal import TerminalFront
 from arena.human.view import SeatView
 from arena.human.web import TableServer, WebFront
 from arena.players import RandomPlayer
@@ -413,3 +415,38 @@ def test_a_page_is_served_to_its_own_link_only_and_one_move_a_turn(capfd: Any) -
     finally:
         table.stop()
     assert capfd.readouterr().err == ""
+
+
+@pytest.mark.parametrize("entry", ["?", "help", " HELP "])
+def test_help_at_the_prompt_says_what_to_type_and_how_to_leave(entry: str) -> None:
+    understood = understand(entry, PLAY)
+    assert understood.move is None and understood.problem is not None
+    assert understood.problem.startswith("a card such as 7h or 10s, or a number from the list. ")
+    assert "Type quit to leave the table" in understood.problem
+    assert understand("h", request(["C", "H", "D", "S"], action="trump")).move == "H"
+
+
+@pytest.mark.parametrize(("confirm", "left"), [("y", "quit"), ("n", None)])
+def test_quit_at_the_prompt_leaves_after_a_confirmation(confirm: str, left: str | None) -> None:
+    """The first screen says how to leave; ? helps; quit asks first, and "n" goes back to
+    the move (then the person plays the first move listed, to the end)."""
+    entries = iter(["?", "quit", confirm])
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(entries, "1")
+
+    out = io.StringIO()
+    person = HumanPlayer("ann", TerminalFront(CtrlC(), out=out, read=read))
+    result = play_game(
+        [person, RandomPlayer("b"), RandomPlayer("c")], Rules(players=3), seed=5, game_id="g"
+    )
+    said = out.getvalue()
+    assert said.count("Type quit to leave the table (the arena plays your seat out)") == 2
+    assert prompts[2] == "Leave the table? The arena plays your seat out. [y/N] "
+    assert person.left == left
+    if left is None:
+        assert "You stay: your move." in said and 0 not in result.faults
+    else:
+        assert result.faults[0].detail == LEFT and result.placements[0] == 3

@@ -78,6 +78,12 @@ def card_order(card: str) -> tuple[int, int]:
     return SHOWN_SUITS.index(card[1]), -RANK_CHARS.index(card[0])
 
 
+#: What asks for help at the prompt (``?`` was "not a move").
+HELP_WORDS = ("?", "help")  # not "h": that is hearts, when naming trumps
+#: How a person leaves the table, said on the first screen and in the help.
+LEAVING = "Type quit to leave the table (the arena plays your seat out), ? for this help."
+
+
 def understand(entry: str, request: JSON) -> Understood:
     """The move a person meant by ``entry``, or a sentence saying why it is not one.
 
@@ -88,6 +94,8 @@ def understand(entry: str, request: JSON) -> Understood:
     shown = choices(request)
     if not text:
         return Understood(None, f"type a move: {hint(request)}")
+    if text in HELP_WORDS:
+        return Understood(None, f"{hint(request)}. {LEAVING}")
     if text.isdigit():
         number = int(text)
         if 1 <= number <= len(shown):

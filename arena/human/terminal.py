@@ -20,7 +20,7 @@ from typing import Any, TextIO
 import click
 
 from arena.game.cards import SUIT_CHARS, SUIT_NAMES
-from arena.human.entry import SHOWN_SUITS, card_order, choices
+from arena.human.entry import LEAVING, SHOWN_SUITS, card_order, choices
 from arena.human.player import CtrlC, PersonLeft
 from arena.human.view import SeatView
 
@@ -170,6 +170,10 @@ def table_lines(view: SeatView, request: JSON, style: Style) -> list[str]:
     return lines
 
 
+#: What leaves the table at the prompt (after a confirmation).
+QUIT_WORDS = ("quit", "exit")
+
+
 class TerminalFront:
     """The terminal: prints the story and the table, reads entries at a prompt."""
 
@@ -184,6 +188,8 @@ class TerminalFront:
         self.read = read
         self.ctrl_c = ctrl_c
         self.style = Style(colour_wanted(self.out), symbols_fit(self.out))
+        #: Whether the person has been told how to leave and get help (the first screen).
+        self.told = False
 
     def say(self, text: str) -> None:
         """One line to the person."""
@@ -227,11 +233,29 @@ class TerminalFront:
         if problem is None:
             for line in table_lines(view, request, self.style):
                 self.say(line)
+            if not self.told:  # the first screen says how to leave, and how to get help
+                self.say(f"  {LEAVING}")
+                self.told = True
         else:
             self.say(self.style.warn(f"  {shown_cards(problem, self.style)}"))
+        while True:
+            entry = self._read("Your move> ")
+            if entry.strip().lower() not in QUIT_WORDS:
+                return entry
+            answer = self._read("Leave the table? The arena plays your seat out. [y/N] ")
+            if answer.strip().lower() in ("y", "yes"):
+                raise PersonLeft("quit")
+            self.say("  You stay: your move.")
+
+    def _read(self, prompt: str) -> str:
+        """One entry at ``prompt``; Ctrl-C and the end of input are leaving.
+
+        Raises:
+            PersonLeft: ``interrupt`` on Ctrl-C, ``eof`` at the end of input.
+        """
         try:
             with self.ctrl_c.wait():
-                return self.read("Your move> ")
+                return self.read(prompt)
         except KeyboardInterrupt:
             self.say("")
             raise PersonLeft("interrupt") from None
