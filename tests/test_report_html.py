@@ -225,7 +225,16 @@ def test_arena_report_of_a_tournament_with_a_faulty_bot(tmp_path: Path) -> None:
     assert [line[0] for line in heat[1:]] == [line[2] for line in board[1:]]
     legend = re.findall(r'<li data-bot="([^"]+)" data-say=', text)
     assert legend == [line[2] for line in board[1:]], "the chart's legend in rank order"
-    assert faults[0] == ["bot", "crash"]
+    assert faults[0] == ["bot", "crash", "first faults"]
+    crashed = {line[0]: line for line in faults[1:]}["crash"]
+    assert crashed[2].count(": crash: ") == 3, "its first 3 faults, each with why"
+    assert "exited with status 3" in crashed[2] or "closed its output" in crashed[2], crashed
+    code, board_json = run_cli("leaderboard", str(tmp_path / "club"), "--format", "json")
+    rows = {row["bot"]: row for row in json.loads(board_json)}
+    assert rows["a"]["fault_details"] == []
+    details = rows["crash"]["fault_details"]
+    assert len(details) == 3 and {d["kind"] for d in details} == {"crash"}
+    assert all(d["game"] and d["detail"] for d in details), details
     assert {line[0]: line[1] for line in faults[1:]}["crash"] == "9", "it crashed in all 9 games"
     lines = {str(attrs["data-bot"]): attrs["points"] for tag, attrs in parsed.elements
              if tag == "polyline"}  # fmt: skip

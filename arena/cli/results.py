@@ -152,6 +152,9 @@ def print_leaderboard(
     try:
         store.check(full=False)
         rows = store.guarded(lambda: store.standings()[:top])
+        if fmt == "json":  # each bot that faulted: its first faults, and why
+            details = store.guarded(store.fault_details)
+            rows = [{**row, "fault_details": details.get(row["bot"], [])} for row in rows]
         bots = {row["bot"] for row in rows}
         pairs = store.guarded(partial(store.pairwise, bots)) if pairwise else {}
         done, total = store.guarded(lambda: (store.done(), store.planned()))

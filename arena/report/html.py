@@ -33,6 +33,7 @@ th { font-weight: 600; }
 td.bot, th.bot { text-align: left; font-weight: 600; }
 th.faults, td.faults { text-align: left; }
 td.faults { color: var(--muted); }
+td.details { text-align: left; } td.details ul { margin: 0; padding-left: 1.1rem; }
 svg.rating line.range { stroke: var(--bar); stroke-width: 8; stroke-linecap: round; }
 svg.rating circle { fill: var(--accent); }
 svg.rating line.score { stroke: var(--fg); stroke-width: 2; }
@@ -304,19 +305,36 @@ def history_chart(
     )
 
 
-def faults_table(rows: Sequence[Mapping[str, Any]]) -> str:
-    """How often each bot faulted, by kind."""
+def faults_table(
+    rows: Sequence[Mapping[str, Any]],
+    details: Mapping[str, Sequence[Mapping[str, str]]] | None = None,
+) -> str:
+    """How often each bot faulted, by kind, and (``details``) its first faults: the game,
+    the kind and why, so a reader sees the reason without opening a replay."""
     kinds = sorted({kind for row in rows for kind in row["faults"]})
     if not kinds:
         return "<p>No bot faulted.</p>"
     head = "".join(f"<th>{escape(kind)}</th>" for kind in kinds)
+    first = "<th>first faults</th>" if details is not None else ""
     body = "".join(
         f'<tr><td class="bot">{escape(str(row["bot"]))}</td>'
         + "".join(f"<td>{row['faults'].get(kind, 0)}</td>" for kind in kinds)
+        + (_first_faults((details or {}).get(str(row["bot"]), [])) if details is not None else "")
         + "</tr>"
         for row in rows
     )
     return (
         f'<div class="scroll"><table class="faults"><thead><tr><th class="bot">bot</th>{head}'
-        f"</tr></thead><tbody>{body}</tbody></table></div>"
+        f"{first}</tr></thead><tbody>{body}</tbody></table></div>"
     )
+
+
+def _first_faults(faults: Sequence[Mapping[str, str]]) -> str:
+    """A cell listing a bot's first faults: game, kind and detail, each escaped."""
+    items = "".join(
+        f'<li><span class="game">{escape(fault["game"])}</span>: {escape(fault["kind"])}'
+        + (f": {escape(fault['detail'])}" if fault["detail"] else "")
+        + "</li>"
+        for fault in faults
+    )
+    return f'<td class="details"><ul>{items}</ul></td>' if items else "<td>-</td>"

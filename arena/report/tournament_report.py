@@ -107,7 +107,7 @@ def report_page(
             _top_note(len(mapped), len(bots), "rows and columns")
             + pairwise_table(mapped, store.pairwise(set(mapped))),
         ),
-        ("Faults", faults_table(rows)),
+        ("Faults", faults_table(rows, store.fault_details())),
         ("Sandbox layers", sandbox),
         ("Games", games),
     ]

@@ -80,6 +80,7 @@ CREATE TABLE seats (
     fault_detail TEXT,
     PRIMARY KEY (game, seat)
 ) WITHOUT ROWID;
+CREATE INDEX seats_faulted ON seats (bot, game) WHERE fault_kind IS NOT NULL;
 CREATE TABLE ratings (                   -- each bot's rating after each rated game
     game INTEGER NOT NULL REFERENCES games(ordinal),
     bot TEXT NOT NULL REFERENCES bots(name),
@@ -132,6 +133,11 @@ CREATE TABLE round_standings (           -- each bot's rating once every game of
 """
 
 
+#: The faulted seats, for each bot's first faults (Store.fault_details); made for new
+#: folders by the schema, and when an older folder is opened to be written.
+FAULTED_INDEX = (
+    "CREATE INDEX IF NOT EXISTS seats_faulted ON seats (bot, game) WHERE fault_kind IS NOT NULL"
+)
 #: ``Store.meta``'s default: the key must be there.
 _REQUIRED: Any = object()
 
@@ -236,6 +242,7 @@ class Store:
         if exists:
             store.check(full=True)  # a damaged store is refused before anything is written
             store._check_same(config, bots, growable, kind)
+            store.db.execute(FAULTED_INDEX)  # a folder made before it: built once, here
             if store.meta("schema_version") == 1:
                 store._migrate_v1()
             store.grow(config, bots, environment, growable)
@@ -506,6 +513,23 @@ class Store:
             row["rank"] = rank
             row["tier"] = tier
         return rows
+
+    def fault_details(self, per_bot: int = 3) -> dict[str, list[dict[str, str]]]:
+        """The first ``per_bot`` faults of each bot that faulted, in schedule order: the
+        game, the kind and the detail (why: the line it sent, its exit status). Read
+        through a partial index of the faulted seats, so it costs what the faults do,
+        not what the games do (a folder opened read-only before the index existed is
+        scanned)."""
+        found: dict[str, list[dict[str, str]]] = {}
+        for bot, game, kind, detail in self.db.execute(
+            "SELECT bot, id, fault_kind, fault_detail FROM (SELECT s.bot, g.id, s.fault_kind, "
+            "s.fault_detail, ROW_NUMBER() OVER (PARTITION BY s.bot ORDER BY s.game) AS n "
+            "FROM seats s JOIN games g ON g.ordinal = s.game WHERE s.fault_kind IS NOT NULL) "
+            "WHERE n <= ? ORDER BY bot, n",
+            (per_bot,),
+        ):
+            found.setdefault(bot, []).append({"game": game, "kind": kind, "detail": detail or ""})
+        return found
 
     def _retired(self) -> set[str]:
         """Bots that left the league (a store of schema version 1 has none)."""
