@@ -172,7 +172,7 @@ def test_ids_stay_the_same_past_a_seat_disabled_in_its_tournament(tmp_path: Path
     dead = f"{sys.executable} {ROOT / 'tests/bots/misbehave.py'} startsonce {tmp_path / 'once'}"
     code, output = run_cli(
         "tournament", "--bot", f"rec={sys.executable} {RECORDER} {log}",
-        "--bot", f"dead={dead}", "--bot", f"c={C_BOT}", "--players", "3", "--startup-ms", "300",
+        "--bot", f"dead={dead}", "--bot", f"c={C_BOT}", "--players", "3", "--startup-ms", "2000",
         "--deals", "3", "--seed", "2", "--out", str(folder), "--quiet", "--no-sandbox",
     )  # fmt: skip
     assert code == 0, output
