@@ -174,7 +174,7 @@ def test_a_bot_that_no_longer_starts_stops_the_match_in_one_line(tmp_path: Path)
         marker.unlink(missing_ok=True)
         code, output = run_cli(
             "match", f"c=python3 {ROOT / 'tests/bots/misbehave.py'} startsonce {marker}",
-            f"r={C_RANDOM}", "--players", "2", "--startup-ms", "300", "--out", str(out),
+            f"r={C_RANDOM}", "--players", "2", "--startup-ms", "1000", "--out", str(out),
             "--quiet", "--no-sandbox",  # it writes its marker
         )  # fmt: skip
         assert code == 1, output

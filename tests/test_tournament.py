@@ -472,7 +472,7 @@ def test_a_bot_that_no_longer_starts_is_disabled_and_forfeits(tmp_path: Path) ->
     broken = f"broken=python3 {ROOT / 'tests/bots/misbehave.py'} startsonce {marker}"
     args = ["--bot", f"a={C_BOT}", "--bot", f"b={C_BOT}", "--bot", broken]
     code, output = run_cli(
-        "tournament", *args, "--players", "3", "--deals", "3", "--startup-ms", "200",
+        "tournament", *args, "--players", "3", "--deals", "3", "--startup-ms", "1000",
         "--out", str(tmp_path / "out"), "--quiet", "--no-sandbox",  # it writes its marker
     )  # fmt: skip
     assert code == 0, output
