@@ -107,9 +107,9 @@ demo: $(STAMP) $(C_BOT)
 	rm -rf results/demo
 	$(BIN)/arena tournament --name demo --schedule sampled --rounds 8 --players 3 --deals 2 \
 		--jobs 2 --seed 2026 --move-ms 100 --bank-ms 1000 \
-		--bot search=sample_bots/python/ismcts_bot.py \
-		--bot greedy=sample_bots/python/greedy_bot.py \
-		--bot random=sample_bots/python/random_bot.py \
+		--bot "search=python3 -m arena.samples.ismcts_bot" \
+		--bot "greedy=python3 -m arena.samples.greedy_bot" \
+		--bot "random=python3 -m arena.samples.random_bot" \
 		--bot "random-js=node sample_bots/javascript/random_bot.js" \
 		--bot random-c=sample_bots/c/random_bot \
 		$(DEMO_KITS)

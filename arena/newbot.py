@@ -118,7 +118,7 @@ ALIASES = {"c++": "cpp", "rs": "rust", "golang": "go", "ts": "typescript", "jdk"
 LANGUAGES = tuple(sorted(RENAMES))
 #: Where to start in the languages with sample bots but no kit.
 _ELSEWHERE = {
-    "python": " (for Python, start from sample_bots/python/arena_bot.py: one choose function)",
+    "python": " (for Python, start from arena/samples/arena_bot.py: one choose function)",
     "javascript": " (for JavaScript, start from sample_bots/javascript/random_bot.js)",
     "c": " (for C, start from sample_bots/c/random_bot.c)",
 }

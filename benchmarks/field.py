@@ -294,7 +294,7 @@ def greedy_module() -> Any:
     """The greedy sample bot's module, imported from its file as the arena would find it."""
     import importlib.util  # noqa: PLC0415
 
-    folder = ROOT / "sample_bots/python"
+    folder = ROOT / "arena/samples"
     sys.path.insert(0, str(folder))
     try:
         spec = importlib.util.spec_from_file_location("sample_greedy", folder / "greedy_bot.py")
@@ -622,7 +622,7 @@ def agree(args: argparse.Namespace) -> None:
     start = time.perf_counter()
     inside = league(field, args.schedule, args.seed, rounds * 16)
     inside_s = time.perf_counter() - start
-    greedy = ROOT / "sample_bots/python/greedy_bot.py"
+    greedy = ROOT / "arena/samples/greedy_bot.py"
     with tempfile.TemporaryDirectory(prefix="arena-agree-") as folder:
         command = [str(ARENA), "tournament", "--players", "4", "--deals", "1", "--jobs", "2",
                    "--seed", str(args.seed), "--out", folder, "--quiet",

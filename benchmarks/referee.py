@@ -38,7 +38,7 @@ from arena.referee import play_game
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = {
-    "python": f"{sys.executable} {ROOT / 'sample_bots/python/random_bot.py'}",
+    "python": f"{sys.executable} {ROOT / 'arena/samples/random_bot.py'}",
     "c": str(ROOT / "sample_bots/c/random_bot"),
 }
 JSON = dict[str, Any]

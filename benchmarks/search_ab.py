@@ -41,7 +41,7 @@ from arena.game import GameState, Rules
 from arena.protocol import Limits
 from arena.referee import play_game
 
-BOTS = Path(__file__).resolve().parent.parent / "sample_bots" / "python"
+BOTS = Path(__file__).resolve().parent.parent / "arena" / "samples"
 Message = dict[str, Any]
 
 

@@ -1,6 +1,6 @@
 """How often a seat goes on to win from the start of a hand, in greedy self-play.
 
-The search bot (``sample_bots/python/ismcts_bot.py``) scores the end of a
+The search bot (``arena/samples/ismcts_bot.py``) scores the end of a
 simulated hand with an estimate of its chance to win the game; its constants
 (``DOG_VALUE``, ``CHOOSER_EDGE``) come from this table. For each hand after
 the first and each seat still in: its status, how many other seats are

@@ -6,8 +6,8 @@ then reads the leaderboard. Prints JSON and a line with the challenger's
 win rate and its 95% Wilson interval (25% is parity), and counts the
 challenger's timeouts (faults of kind timeout) over all its decisions.
 
-    .venv/bin/python benchmarks/strength.py --challenger sample_bots/python/ismcts_bot.py \\
-        --opponent sample_bots/python/greedy_bot.py --deals 100 --move-ms 100
+    .venv/bin/python benchmarks/strength.py --challenger arena/samples/ismcts_bot.py \\
+        --opponent arena/samples/greedy_bot.py --deals 100 --move-ms 100
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ from arena.tournament.schedule import round_robin_games
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = {
-    "python": f"{sys.executable} {ROOT / 'sample_bots/python/random_bot.py'}",
+    "python": f"{sys.executable} {ROOT / 'arena/samples/random_bot.py'}",
     "c": str(ROOT / "sample_bots/c/random_bot"),
 }
 JSON = dict[str, Any]

@@ -12,7 +12,7 @@ import pytest
 from tests.test_tournament import C_BOT, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
-PY = ROOT / "sample_bots" / "python"
+PY = ROOT / "arena" / "samples"
 GREEDY = f"{sys.executable} {PY / 'greedy_bot.py'}"
 RANDOM = f"{sys.executable} {PY / 'random_bot.py'}"
 UNSEEDED = f"{sys.executable} {ROOT / 'tests/bots/unseeded.py'}"

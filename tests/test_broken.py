@@ -17,7 +17,7 @@ from arena.protocol import Limits
 from tests.test_tournament import leaderboard, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
-RANDOM_BOT = ROOT / "sample_bots/python/random_bot.py"
+RANDOM_BOT = ROOT / "arena/samples/random_bot.py"
 C_BOT = ROOT / "sample_bots/c/random_bot"
 
 
@@ -94,7 +94,7 @@ def test_a_round_robin_skips_them_for_the_folders_life(tmp_path: Path) -> None:
     assert "skipping bot 'crash': crash at the handshake" in output
     assert {row["bot"] for row in leaderboard(out)} == {"random_bot", "random_bot-2"}
     shutil.copy(RANDOM_BOT, tmp_path / "crash.py")
-    shutil.copy(ROOT / "sample_bots/python/arena_bot.py", tmp_path)
+    shutil.copy(ROOT / "arena/samples/arena_bot.py", tmp_path)
     code, output = run_cli("tournament", *args)
     assert code == 0, output
     assert f"kept out since {out} started: bot 'crash': crash at the handshake" in output
@@ -113,7 +113,7 @@ def test_a_league_plays_on_without_them_and_takes_one_back_when_it_works(
     assert code == 0, output
     assert {row["bot"] for row in leaderboard(out)} == {"random_bot", "random_bot-2"}
     shutil.copy(RANDOM_BOT, tmp_path / "crash.py")
-    shutil.copy(ROOT / "sample_bots/python/arena_bot.py", tmp_path)
+    shutil.copy(ROOT / "arena/samples/arena_bot.py", tmp_path)
     code, output = run_cli("tournament", *common, "--rounds", "4")
     assert code == 0, output
     assert output.count("skipping bot '") == 3 and "'crash'" not in output
@@ -141,7 +141,6 @@ def test_each_distinct_bot_is_started_once_however_many_names_enter_it(tmp_path:
     bot.write_text(
         "import runpy, sys\n"
         f"open({str(counter)!r}, 'a').write(sys.argv.pop() + '\\n')\n"
-        f"sys.path.insert(0, {str(RANDOM_BOT.parent)!r})\n"
         f"runpy.run_path({str(RANDOM_BOT)!r}, run_name='__main__')\n"
     )
     texts = [f"b{index}=python3 {bot} {index % 3}" for index in range(1000)]

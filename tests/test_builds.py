@@ -23,7 +23,7 @@ from arena.bots.spec import BotSpec, parse_bot
 from arena.errors import BotError
 
 ROOT = Path(__file__).resolve().parent.parent
-RANDOM_BOT = ROOT / "sample_bots/python/random_bot.py"
+RANDOM_BOT = ROOT / "arena/samples/random_bot.py"
 
 
 @pytest.fixture(autouse=True)

@@ -21,7 +21,7 @@ from tests.system import E2E
 pytestmark = E2E
 
 ROOT = Path(__file__).resolve().parent.parent
-PY_BOT = str(ROOT / "sample_bots/python/random_bot.py")
+PY_BOT = str(ROOT / "arena/samples/random_bot.py")
 JS_BOT = f"node {ROOT / 'sample_bots/javascript/random_bot.js'}"
 C_BOT = str(ROOT / "sample_bots/c/random_bot")
 NODE = shutil.which("node")
@@ -66,7 +66,7 @@ def test_play_three_languages_writes_a_valid_replay(tmp_path: Path) -> None:
     ]
 
 
-GREEDY = str(ROOT / "sample_bots/python/greedy_bot.py")
+GREEDY = str(ROOT / "arena/samples/greedy_bot.py")
 
 
 @pytest.mark.parametrize(
@@ -259,7 +259,7 @@ def test_the_search_bot_passes_check_bot_at_100_ms() -> None:
     """Every check, at 100 ms a move. The bank is 1 s, not the default 10 s: the bot spends
     half its bank over each game by design, so the default made each of the check's ~20
     games ~5 s longer (two minutes of CPU in all) without asking more of its clock."""
-    bot = str(ROOT / "sample_bots/python/ismcts_bot.py")
+    bot = str(ROOT / "arena/samples/ismcts_bot.py")
     result = CliRunner().invoke(
         main, ["check-bot", bot, "--games", "2", "--move-ms", "100", "--bank-ms", "1000"]
     )

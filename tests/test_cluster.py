@@ -415,7 +415,7 @@ def unfit_reason(spec: BotSpec, origin_python: str, hashes: dict[str, str]) -> s
 
 
 def test_a_worker_checks_each_bot_is_the_coordinators() -> None:
-    bot = ROOT / "sample_bots/python/random_bot.py"
+    bot = ROOT / "arena/samples/random_bot.py"
     # The coordinator's Python lives elsewhere: the worker runs the bot with its own.
     theirs = "/opt/coordinator/bin/python3"
     spec = BotSpec(name="py", argv=(theirs, str(bot)), source="py")

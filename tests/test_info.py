@@ -33,13 +33,12 @@ from arena.referee import play_game
 from arena.report import tournament_report
 from arena.report.narrate import narrate
 from arena.report.tournament_report import log_chars, without_logs
+from arena.samples import arena_bot
 from tests.test_tournament import C_BOT, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 THINKING = ROOT / "tests" / "bots" / "thinking.py"
 JSON = dict[str, Any]
-sys.path.insert(0, str(ROOT / "sample_bots" / "python"))
-import arena_bot  # noqa: E402 - the sample bots' helper, beside them
 
 
 def thinking_game(tmp_path: Path, *args: str) -> list[JSON]:

@@ -129,7 +129,7 @@ def test_every_kit_and_the_python_greedy_bot_play_a_tournament_without_a_fault(
     for kit in KITS:
         built(kit)
     bots = [arg for kit in KITS for arg in ("--bot", str(folder(kit)))]
-    bots += ["--bot", str(ROOT / "sample_bots/python/greedy_bot.py")]
+    bots += ["--bot", str(ROOT / "arena/samples/greedy_bot.py")]
     out = tmp_path / "kits"
     code, output = run_cli(
         "tournament", *bots, "--players", "4", "--deals", "1", "--jobs", "2",

@@ -25,8 +25,8 @@ from tests.test_tournament import kill_9_during
 pytestmark = E2E
 
 ROOT = Path(__file__).resolve().parent.parent
-GREEDY = str(ROOT / "sample_bots/python/greedy_bot.py")
-RANDOM = str(ROOT / "sample_bots/python/random_bot.py")
+GREEDY = str(ROOT / "arena/samples/greedy_bot.py")
+RANDOM = str(ROOT / "arena/samples/random_bot.py")
 C_RANDOM = str(ROOT / "sample_bots/c/random_bot")
 
 

@@ -197,7 +197,7 @@ def test_a_folder_that_cannot_be_made_is_one_line(tmp_path: Path) -> None:
     assert code == 1 and output.count("\n") == 1
     assert output.startswith(f"Error: cannot write the new bot to {tmp_path / 'afile' / 'sub'}")
     code, output = run_cli("new-bot", "python", str(tmp_path / "p"))
-    assert code == 1 and "sample_bots/python/arena_bot.py" in output
+    assert code == 1 and "arena/samples/arena_bot.py" in output
 
 
 def test_a_build_that_cannot_start_or_fails_is_one_line_naming_its_log(tmp_path: Path) -> None:

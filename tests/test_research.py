@@ -281,7 +281,7 @@ def test_one_seat_learns_against_real_bot_processes(tmp_path: Path) -> None:
     """The opponents are the arena's players: a competitor's real bot, started as a
     subprocess; the learner is asked what a bot in its seat is asked, and the game is the
     one arena play plays with the same seed and moves."""
-    greedy = f"{sys.executable} {ROOT / 'sample_bots/python/greedy_bot.py'}"
+    greedy = f"{sys.executable} {ROOT / 'arena/samples/greedy_bot.py'}"
     env = gym_env(players=3, seat=2, opponents=[C_BOT, greedy])
     try:
         observation, info = env.reset(seed=9)

@@ -26,7 +26,7 @@ pytestmark = E2E
 
 Turn = tuple[GameState, Decision]
 
-BOTS = Path(__file__).resolve().parent.parent / "sample_bots" / "python"
+BOTS = Path(__file__).resolve().parent.parent / "arena" / "samples"
 
 RULES = [
     Rules(),

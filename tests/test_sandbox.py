@@ -235,7 +235,7 @@ def test_benign_bots_play_under_each_stack(stack: str) -> None:
     }[stack]
     root = Path(__file__).resolve().parent.parent
     bots = [
-        f"py=python3 {root / 'sample_bots/python/random_bot.py'}",
+        f"py=python3 {root / 'arena/samples/random_bot.py'}",
         f"js=node {root / 'sample_bots/javascript/random_bot.js'}",
         f"c={root / 'sample_bots/c/random_bot'}",
     ]

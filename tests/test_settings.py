@@ -26,7 +26,7 @@ from arena.tournament.settings import Flags, resolve
 
 ROOT = Path(__file__).resolve().parent.parent
 C_BOT = str(ROOT / "sample_bots/c/random_bot")
-PY_BOT = str(ROOT / "sample_bots/python/random_bot.py")
+PY_BOT = str(ROOT / "arena/samples/random_bot.py")
 
 FULL_CONFIG = f"""
 name = "club"

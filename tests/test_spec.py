@@ -52,6 +52,14 @@ def test_name_is_derived_from_the_script(tmp_path: Path) -> None:
     assert parse_bot("python3 greedy_bot.py", tmp_path).name == "greedy_bot"
 
 
+def test_a_module_run_with_m_is_named_by_its_last_part(tmp_path: Path) -> None:
+    """The shipped sample bots run as modules, from any folder: their names are theirs."""
+    spec = parse_bot("python3 -m arena.samples.greedy_bot --eps 0.5", tmp_path)
+    assert spec.name == "greedy_bot"
+    assert spec.argv == (sys.executable, "-m", "arena.samples.greedy_bot", "--eps", "0.5")
+    assert parse_bot("python3 -m", tmp_path).name == Path(sys.executable).stem
+
+
 def test_derived_names_are_numbered_explicit_ones_must_differ(tmp_path: Path) -> None:
     write_bot(tmp_path)
     names = [s.name for s in parse_bots(["python3 bot.py", "python3 bot.py", "bot=true"], tmp_path)]

@@ -36,7 +36,7 @@ pytestmark = E2E
 
 ROOT = Path(__file__).resolve().parent.parent
 C_BOT = str(ROOT / "sample_bots/c/random_bot")
-PY_BOT = f"python3 {ROOT / 'sample_bots/python/random_bot.py'}"
+PY_BOT = f"python3 {ROOT / 'arena/samples/random_bot.py'}"
 BOTS = [
     "--bot",
     f"a={C_BOT}",

@@ -294,10 +294,14 @@ def _resolve_path(token: str, base: Path) -> str:
 
 
 def _derive_name(argv: tuple[str, ...]) -> str:
-    """The stem of the last file the command names (else of the program), fitted to
-    :data:`NAME_RULE`: other characters become ``-``, and it is cut to 64."""
-    stem = next((Path(t).stem for t in reversed(argv) if os.path.isfile(t)), Path(argv[0]).stem)
-    return _fitted(stem)
+    """The stem of the last file the command names (else the last part of the module a
+    ``python3 -m`` runs, else the program's stem), fitted to :data:`NAME_RULE`: other
+    characters become ``-``, and it is cut to 64. ``python3 -m arena.samples.greedy_bot``
+    is ``greedy_bot``, as ``python3 arena/samples/greedy_bot.py`` is."""
+    stem = next((Path(t).stem for t in reversed(argv[1:]) if os.path.isfile(t)), None)
+    if stem is None and "-m" in argv[1:-1]:
+        stem = argv[argv.index("-m", 1) + 1].rpartition(".")[2]
+    return _fitted(stem or Path(argv[0]).stem)
 
 
 def _fitted(text: str) -> str:

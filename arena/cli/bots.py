@@ -109,7 +109,7 @@ def check_bot_command(
 
     \b
     Example:
-        arena check-bot sample_bots/python/random_bot.py
+        arena check-bot "python3 -m arena.samples.random_bot" mybot/
         arena check-bot class.toml --jobs 4
     """
     specs = bots_to_check(bots)

@@ -114,8 +114,8 @@ def match(fmt: str, quiet: bool, rebuild: bool, **given: Any) -> None:
 
     \b
     Example:
-        arena match v2=sample_bots/python/greedy_bot.py \\
-            v1=sample_bots/python/random_bot.py --sprt --jobs 2
+        arena match "v2=python3 -m arena.samples.greedy_bot" \\
+            "v1=python3 -m arena.samples.random_bot" --sprt --jobs 2
     """
     settings = resolve_match(MatchFlags(**given))
     event, design, folder = settings.event, settings.design, settings.folder

@@ -127,11 +127,10 @@ def play(quiet: bool, rebuild: bool, **given: Any) -> None:
 
     \b
     Examples:
-        arena play sample_bots/python/random_bot.py \\
-            "js=node sample_bots/javascript/random_bot.js" \\
-            sample_bots/c/random_bot --seed 7 --replay game.jsonl
-        arena play human sample_bots/python/greedy_bot.py sample_bots/c/random_bot
-        arena play human:ann human:bob sample_bots/python/greedy_bot.py --web
+        arena play mybot/ "python3 -m arena.samples.random_bot" \\
+            "python3 -m arena.samples.greedy_bot" --seed 7 --replay game.jsonl
+        arena play human "python3 -m arena.samples.greedy_bot" mybot/
+        arena play human:ann human:bob "python3 -m arena.samples.greedy_bot" --web
     """
     settings = resolve_play(PlayFlags(**given))
     seats, people, web = settings.seats, settings.people, settings.web

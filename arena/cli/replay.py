@@ -90,7 +90,7 @@ def replay(
     Example:
         arena replay game.jsonl --step
         arena replay game.jsonl --html game.html
-        arena replay game.jsonl --ask v2=sample_bots/python/greedy_bot.py --seat 0
+        arena replay game.jsonl --ask "python3 -m arena.samples.greedy_bot" --seat 0
     """
     if html_out is not None and (step or hide_hands):
         flag = "--step" if step else "--hide-hands"

@@ -139,9 +139,8 @@ def tournament(dry_run: bool, quiet: bool, rebuild: bool, **given: Any) -> None:
 
     \b
     Example:
-        arena tournament --bot sample_bots/python/random_bot.py \\
-            --bot "js=node sample_bots/javascript/random_bot.js" \\
-            --bot sample_bots/c/random_bot --players 3 --deals 5 --jobs 2
+        arena tournament --bot mybot/ --bot "python3 -m arena.samples.random_bot" \\
+            --bot "python3 -m arena.samples.greedy_bot" --players 3 --deals 5 --jobs 2
         arena tournament class.toml --schedule swiss --rounds 8 --dry-run
     """
     # Every other option is a field of Flags, under the same name.

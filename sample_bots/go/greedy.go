@@ -6,7 +6,7 @@ import (
 	"arena/bots/gobot/protocol"
 )
 
-// greedy is the sample strategy, a port of sample_bots/python/greedy_bot.py:
+// greedy is the sample strategy, a port of arena/samples/greedy_bot.py:
 //
 //   - Following: win the trick as cheaply as possible, else throw the
 //     lowest card. Void in the suit led: trump only when it matters (no

@@ -1,4 +1,4 @@
-// A greedy strategy, ported from sample_bots/python/greedy_bot.py. Log to std::cerr:
+// A greedy strategy, ported from arena/samples/greedy_bot.py. Log to std::cerr:
 // std::cout carries the protocol, and a stray line there is read as a garbled reply (the
 // game is forfeit).
 //

@@ -7,7 +7,7 @@
 //! information set) and its `legal` moves, and returns one of them, as a
 //! [`Decision`]: the move, and optionally its `info` (what the bot was
 //! thinking, any JSON value), sent with the move and kept in the replay. The
-//! sample below is the greedy bot of `sample_bots/python/greedy_bot.py`,
+//! sample below is the greedy bot of `arena/samples/greedy_bot.py`,
 //! ported rule for rule (ties included), so both play the same moves; its
 //! info names the rule that picked each move (`{"rule": "cheapest_winner"}`,
 //! the same names in every starter kit):

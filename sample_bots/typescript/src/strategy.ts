@@ -1,6 +1,6 @@
 // THE STRATEGY: `choose` below is the one function to rewrite for your own bot.
 //
-// The sample is a port of arena's sample_bots/python/greedy_bot.py:
+// The sample is a port of arena's arena/samples/greedy_bot.py:
 // - following: win the trick as cheaply as possible, else throw the lowest
 //   card; void in the suit led: trump only when it matters (no trick yet this
 //   hand, or trumps to spare), else discard the lowest card of a short suit;

@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The sample strategy: the heuristics of sample_bots/python/greedy_bot.py, move for move.
+ * The sample strategy: the heuristics of arena/samples/greedy_bot.py, move for move.
  *
  * <ul>
  *   <li>Following: win the trick as cheaply as possible, else throw the lowest card. Void in

@@ -36,18 +36,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(1, str(HERE.parent.parent))  # the repository, for the arena package
+if not __package__:  # run as a file, not with -m: find the arena package above this one
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from arena_bot import log, run  # noqa: E402 - after the path set-up above
-from greedy_bot import choose as greedy_choose  # noqa: E402
-from greedy_bot import choose_trump, winning_card  # noqa: E402
-
-from arena.errors import IllegalMove  # noqa: E402
-from arena.game import GameState, RandomDecks, Rules  # noqa: E402
-from arena.game.cards import CARD_INDEX, CARD_TEXT  # noqa: E402
-from arena.game.state import ACTIVE, BLIND, DECLARE, DOG, KNOCK  # noqa: E402
+from arena.errors import IllegalMove
+from arena.game import GameState, RandomDecks, Rules
+from arena.game.cards import CARD_INDEX, CARD_TEXT
+from arena.game.state import ACTIVE, BLIND, DECLARE, DOG, KNOCK
+from arena.samples.arena_bot import log, run
+from arena.samples.greedy_bot import choose as greedy_choose
+from arena.samples.greedy_bot import choose_trump, winning_card
 
 #: Share of move_ms spent searching; the rest is margin for the pipe and the referee.
 TIME_SHARE = 0.8

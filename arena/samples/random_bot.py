@@ -7,7 +7,7 @@ same seed) gets the same moves, whatever games the process played before.
 
 Run it alone and type messages by hand::
 
-    python3 sample_bots/python/random_bot.py
+    python3 arena/samples/random_bot.py
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ import random
 import sys
 from pathlib import Path
 
-# The arena starts bots in a scratch folder: find arena_bot.py next to this file.
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+if not __package__:  # run as a file, not with -m: find the arena package above this one
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from arena_bot import Message, run
+from arena.samples.arena_bot import Message, run
 
 rng = random.Random(0)
 

@@ -32,10 +32,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-# The arena starts bots in a scratch folder: find arena_bot.py next to this file.
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+if not __package__:  # run as a file, not with -m: find the arena package above this one
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from arena_bot import run
+from arena.samples.arena_bot import run
 
 RANKS = "23456789TJQKA"
 SUITS = "CHDS"
