@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.bots.builds import BuildWatcher
+from arena.bots.health import build_all
 from arena.bots.player import BYE_GRACE_S, ProcessPlayer
 from arena.bots.spec import BotSpec, parse_bots
 from arena.errors import BotFault, FaultKind
@@ -407,6 +409,58 @@ def check_bots(
 
     with ThreadPoolExecutor(max_workers=max(1, min(jobs, len(specs)))) as pool:
         yield from pool.map(one, specs)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One bot's line in the table of several bots checked (:func:`check_table`)."""
+
+    bot: str
+    #: "yes", "no" (its build failed) or "-" (it has no build).
+    built: str
+    #: "yes", "no" (no valid ready) or "-" (not built, so not tried).
+    started: str
+    #: Checks passed of those run, "27/27"; "-" where none ran.
+    checks: str
+    #: The first problem in one line, with its log's path; "" where every check passed.
+    problem: str
+
+    HEADERS = ("bot", "built", "started", "checks", "first problem")
+
+    def cells(self) -> list[str]:
+        return [self.bot, self.built, self.started, self.checks, self.problem]
+
+
+def check_table(
+    specs: Sequence[BotSpec],
+    limits: Limits,
+    *,
+    games: int,
+    jobs: int,
+    log_dir: Path,
+    rebuild: bool,
+    watcher: BuildWatcher | None = None,
+) -> list[Row]:
+    """Build every bot, check each one that built (:func:`check_bots`), and say each in a
+    :class:`Row`, in the order given: a bot whose build failed is one row too (a class's
+    24 bots are checked at once, the broken ones named beside the rest)."""
+    broken = {bot.bot: bot for bot in build_all(specs, rebuild=rebuild, watcher=watcher)}
+    built = [spec for spec in specs if spec.name not in broken]
+    reports = {r.bot: r for r in check_bots(built, limits, games=games, jobs=jobs, log_dir=log_dir)}
+    rows = []
+    for spec in specs:
+        made = "-" if spec.build is None else "no" if spec.name in broken else "yes"
+        report = reports.get(spec.name)
+        if report is None:
+            rows.append(Row(spec.name, made, "-", "-", broken[spec.name].why))
+            continue
+        problem = report.problem
+        said = "" if problem is None else f"{problem.name}: {problem.detail}".rstrip(": ")
+        if problem is not None and report.log is not None:
+            said += f" (log: {report.log})"
+        started = "yes" if report.started else "no"
+        rows.append(Row(spec.name, made, started, f"{report.passed}/{len(report.checks)}", said))
+    return rows
 
 
 def bots_to_check(texts: Sequence[str]) -> list[BotSpec]:

@@ -13,6 +13,7 @@ import pytest
 from arena.bots.health import probe
 from arena.bots.sandbox import detect
 from arena.bots.spec import parse_bots
+from arena.events.precheck import proven
 from arena.protocol import Limits
 from tests.test_tournament import leaderboard, run_cli
 
@@ -43,6 +44,17 @@ def broken_bots(folder: Path) -> list[str]:
 def field(folder: Path) -> list[str]:
     bots = [str(RANDOM_BOT), str(C_BOT), *broken_bots(folder)]
     return [arg for bot in bots for arg in ("--bot", bot)]
+
+
+def counting_bot(folder: Path) -> Path:
+    """The random bot, writing its last argument to ``folder/starts`` at each start."""
+    bot = folder / "counting.py"
+    bot.write_text(
+        "import runpy, sys\n"
+        f"open({str(folder / 'starts')!r}, 'a').write(sys.argv.pop() + '\\n')\n"
+        f"runpy.run_path({str(RANDOM_BOT)!r}, run_name='__main__')\n"
+    )
+    return bot
 
 
 def test_a_field_with_broken_bots_is_refused_naming_each_before_any_game(tmp_path: Path) -> None:
@@ -136,13 +148,7 @@ def test_a_match_refuses_a_broken_bot_with_no_skipping(tmp_path: Path) -> None:
 
 def test_each_distinct_bot_is_started_once_however_many_names_enter_it(tmp_path: Path) -> None:
     """A field of 1,000 names of 3 commands: 3 starts (counted by the bots themselves)."""
-    counter = tmp_path / "starts"
-    bot = tmp_path / "counting.py"
-    bot.write_text(
-        "import runpy, sys\n"
-        f"open({str(counter)!r}, 'a').write(sys.argv.pop() + '\\n')\n"
-        f"runpy.run_path({str(RANDOM_BOT)!r}, run_name='__main__')\n"
-    )
+    counter, bot = tmp_path / "starts", counting_bot(tmp_path)
     texts = [f"b{index}=python3 {bot} {index % 3}" for index in range(1000)]
     assert probe(parse_bots(texts), Limits(), sandbox=None) == []
     assert sorted(counter.read_text().split()) == ["0", "1", "2"]
@@ -194,3 +200,25 @@ def test_bots_probed_side_by_side_in_the_sandbox_do_not_kill_each_other() -> Non
     texts = [f"c{index}={C_BOT} {index}" for index in range(16)]  # 16 distinct commands
     for _ in range(3):
         assert probe(parse_bots(texts), Limits(), sandbox=sandbox) == []
+
+
+def test_a_resumed_run_starts_no_bot_that_played_there_as_it_is(tmp_path: Path) -> None:
+    """5,000 bots that played yesterday are not started again to be checked today: only
+    a bot that changed, or never played in the folder, is probed."""
+    counter, bot = tmp_path / "starts", counting_bot(tmp_path)
+    out = tmp_path / "out"
+    bots = [f"python3 {bot} {index}" for index in range(2)]
+    args = ["tournament", *(f"--bot={text}" for text in bots), "--players", "2", "--deals", "1"]
+    args += ["--no-sandbox", "--out", str(out), "--quiet"]
+    code, output = run_cli(*args)
+    assert code == 0, output
+    first = counter.read_text().split()
+    assert first.count("0") >= 2, "the probe's start and the game's"
+    code, output = run_cli(*args)  # the same command again: every game is done
+    assert code == 0, output
+    assert counter.read_text().split() == first, "no bot started again"
+    specs = parse_bots(bots)
+    assert proven(out, specs) == {spec.name for spec in specs}
+    bot.write_text(bot.read_text() + "# changed\n")
+    assert proven(out, specs) == set(), "a changed bot is started again before a game"
+    assert proven(tmp_path, specs) == set(), "a folder with no results yet"

@@ -108,6 +108,9 @@ class BuildWatcher(Protocol):
 
     def finished(self, build: Build) -> None: ...
 
+    def failed(self, failure: BuildFailed) -> None:
+        """Told of a build that failed (:func:`arena.bots.health.build_all` tells it)."""
+
 
 def cache_folder() -> Path:
     """Where build records and logs live: ``$ARENA_CACHE_DIR``, else the user's cache."""

@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.bots.builds import BuildFailed, BuildWatcher, build_bot
 from arena.bots.player import ProcessPlayer
 from arena.bots.sandbox import Capabilities
 from arena.bots.spec import BotSpec
@@ -39,8 +40,13 @@ class Broken:
     reason: str
     log: Path | None = None
 
+    @property
+    def why(self) -> str:
+        """The reason, with the log's path where there is one."""
+        return self.reason + (f" (log: {self.log})" if self.log else "")
+
     def __str__(self) -> str:
-        return f"bot {self.bot!r}: {self.reason}" + (f" (log: {self.log})" if self.log else "")
+        return f"bot {self.bot!r}: {self.why}"
 
 
 class BrokenBots(ArenaError):
@@ -67,6 +73,35 @@ class BrokenBots(ArenaError):
         )
         error.broken = tuple(broken)
         return error
+
+
+def build_all(
+    specs: Sequence[BotSpec],
+    *,
+    rebuild: bool,
+    watcher: BuildWatcher | None = None,
+    collect: bool = True,
+) -> list[Broken]:
+    """Bring each bot folder's build up to date (:func:`arena.bots.builds.build_bot`);
+    the bots whose build failed, each with its log.
+
+    With ``collect`` false the first failure is raised as it is (one bot to run:
+    its build's error is the command's), and the builds after it are not run.
+
+    Raises:
+        BuildFailed: a failed build, without ``collect``.
+    """
+    broken = []
+    for spec in specs:
+        try:
+            build_bot(spec, rebuild=rebuild, watcher=watcher)
+        except BuildFailed as failed:
+            if watcher is not None:
+                watcher.failed(failed)
+            if not collect:
+                raise
+            broken.append(Broken(spec.name, failed.reason, failed.log))
+    return broken
 
 
 def probe(
@@ -127,6 +162,8 @@ def _keep(scratch: Path, name: str, log_dir: Path | None) -> Path | None:
 
 
 def _reason(fault: BotFault) -> str:
-    """A fault at the handshake, for people: "cannot start: ..." or "no valid ready: ..."."""
+    """A fault at the handshake, for people: its kind and detail ("crash at the
+    handshake: exited with status 1", "timeout at the handshake: no ready within
+    2000 ms"), without the prefix the player puts on every handshake fault."""
     detail = fault.detail.removeprefix("handshake failed: ")
     return f"{fault.kind.value} at the handshake: {detail}"

@@ -11,12 +11,13 @@ from pathlib import Path
 import click
 from tabulate import tabulate
 
+from arena import checkbot
 from arena.bots.builds import cache_folder
 from arena.bots.sandbox import PROTECTIONS, detect
 from arena.bots.selftest import ATTACKS, run_attacks
 from arena.bots.spec import BotSpec
-from arena.checkbot import bots_to_check, check_bot, check_bots
-from arena.cli.building import build_bots, rebuild_option
+from arena.checkbot import bots_to_check, check_bot
+from arena.cli.building import BuildLines, build_bots, rebuild_option
 from arena.cli.common import (
     command,
     limit_options,
@@ -24,6 +25,7 @@ from arena.cli.common import (
 from arena.execute.local import DEFAULT_JOBS
 from arena.newbot import new_bot
 from arena.protocol import Limits
+from arena.signals import stop_like_ctrl_c
 from arena.tournament.config_schema import config_schema
 
 
@@ -136,32 +138,18 @@ def check_table(
     specs: Sequence[BotSpec], limits: Limits, *, games: int, jobs: int, rebuild: bool
 ) -> None:
     """Several bots checked into one table, a row a bot; exit status 1 if any fails."""
-    broken = {
-        bot.bot: bot
-        for bot in build_bots(specs, rebuild=rebuild, after_stop="rerun the command", collect=True)
-    }
-    built = [spec for spec in specs if spec.name not in broken]
-    logs = cache_folder() / "check"
-    click.echo(f"Checking {len(specs)} bots, {min(jobs, len(built))} at once ...", err=True)
-    reports = {report.bot: report for report in check_bots(
-        built, limits, games=games, jobs=jobs, log_dir=logs
-    )}  # fmt: skip
-    rows = []
-    for spec in specs:
-        made = "-" if spec.build is None else "no" if spec.name in broken else "yes"
-        report = reports.get(spec.name)
-        if report is None:
-            failure = broken[spec.name]
-            rows.append([spec.name, made, "-", "-", f"{failure.reason} (log: {failure.log})"])
-            continue
-        problem = report.problem
-        said = "" if problem is None else f"{problem.name}: {problem.detail}".rstrip(": ")
-        if problem is not None and report.log is not None:
-            said += f" (log: {report.log})"
-        rows.append([spec.name, made, "yes" if report.started else "no",
-                     f"{report.passed}/{len(report.checks)}", said])  # fmt: skip
-    click.echo(tabulate(rows, headers=["bot", "built", "started", "checks", "first problem"]))
-    failing = sum(1 for row in rows if row[4])
+    click.echo(f"Checking {len(specs)} bots, {min(jobs, len(specs))} at once ...", err=True)
+    lines = BuildLines()
+    with stop_like_ctrl_c():
+        try:
+            rows = checkbot.check_table(
+                specs, limits, games=games, jobs=jobs, log_dir=cache_folder() / "check",
+                rebuild=rebuild, watcher=lines,
+            )  # fmt: skip
+        except KeyboardInterrupt as interrupt:
+            lines.interrupted(interrupt, "rerun the command", otherwise="while checking the bots")
+    click.echo(tabulate([row.cells() for row in rows], headers=checkbot.Row.HEADERS))
+    failing = sum(1 for row in rows if row.problem)
     click.echo(f"{len(specs) - failing} of {len(specs)} bots pass every check")
     if failing:
         sys.exit(1)

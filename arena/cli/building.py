@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 import click
 
-from arena.bots.builds import Build, BuildFailed, build_bot
-from arena.bots.health import Broken, probe
+from arena.bots.builds import Build, BuildFailed
+from arena.bots.health import Broken, build_all
 from arena.bots.sandbox import Capabilities
 from arena.bots.spec import BotSpec
+from arena.events import precheck
 from arena.events.run import stopped_by
 from arena.events.settings import Running
 from arena.signals import exit_status, stop_like_ctrl_c
@@ -36,25 +37,44 @@ class BuildLines:
     def __init__(self) -> None:
         #: A build's line is printed and waits for its end (a time, "failed").
         self.open = False
+        #: The bot whose build runs now (what a stop interrupted), or None.
+        self.building: str | None = None
 
     def started(self, bot: str, command: str, reason: str) -> None:
         click.echo(f"building {bot} ({command}; {reason}) ...", nl=False, err=True)
         self.open = True
+        self.building = bot
 
     def finished(self, build: Build) -> None:
         self.end(f" {build.seconds or 0.0:.1f} s")
+
+    def failed(self, failure: BuildFailed) -> None:
+        self.end(" failed")
 
     def end(self, text: str) -> None:
         """End the open line with ``text`` (a line of its own when none is open)."""
         if self.open or text.strip():
             click.echo(text if self.open else text.lstrip(), err=True)
         self.open = False
+        self.building = None
+
+    def interrupted(
+        self,
+        interrupt: KeyboardInterrupt,
+        after_stop: str,
+        otherwise: str = "while starting the bots",
+    ) -> NoReturn:
+        """Exit after a stop before any game (see :func:`stopped`), saying what it stopped:
+        a build, or (``otherwise``) what runs after the builds."""
+        when = otherwise if self.building is None else f"while building {self.building}"
+        stopped(interrupt, when, after_stop, self)
 
 
 def build_bots(
-    specs: Iterable[BotSpec], *, rebuild: bool, after_stop: str, collect: bool = False
+    specs: Sequence[BotSpec], *, rebuild: bool, after_stop: str, collect: bool = False
 ) -> list[Broken]:
-    """Bring each bot folder's build up to date (:func:`arena.bots.builds.build_bot`).
+    """Bring each bot folder's build up to date, a line for each build
+    (:func:`arena.bots.health.build_all`).
 
     A failed build is the command's error, or, with ``collect``, one of the
     broken bots returned (a tournament names them all at once). A stop during
@@ -63,19 +83,11 @@ def build_bots(
     (``after_stop``: the resume command), not click's "Aborted!" with status 1.
     """
     lines = BuildLines()
-    broken = []
     with stop_like_ctrl_c():
-        for spec in specs:
-            try:
-                build_bot(spec, rebuild=rebuild, watcher=lines)
-            except BuildFailed as failed:
-                lines.end(" failed")
-                if not collect:
-                    raise
-                broken.append(Broken(spec.name, failed.reason, failed.log))
-            except KeyboardInterrupt as interrupt:
-                stopped(interrupt, f"while building {spec.name}", after_stop, lines)
-    return broken
+        try:
+            return build_all(specs, rebuild=rebuild, watcher=lines, collect=collect)
+        except KeyboardInterrupt as interrupt:
+            lines.interrupted(interrupt, after_stop)
 
 
 def check_field(
@@ -86,21 +98,18 @@ def check_field(
     *,
     rebuild: bool,
     after_stop: str,
+    folder: Path | None = None,
 ) -> list[Broken]:
-    """Build every bot, then start each one that built (once per distinct command) and
-    shake hands: the broken ones, all of them, before any game (their logs in ``logs``,
-    a folder of their own: a bot's games write its log in the results folder's)."""
-    broken = build_bots(specs, rebuild=rebuild, after_stop=after_stop, collect=True)
-    failed = {bot.bot for bot in broken}
-    built = [spec for spec in specs if spec.name not in failed]
+    """:func:`arena.events.precheck.check_field`, a line for each build, and a stop before
+    any game told as :func:`build_bots` tells it."""
+    lines = BuildLines()
     with stop_like_ctrl_c():
         try:
-            broken += probe(built, running.limits, sandbox=sandbox,
-                            resources=dict(running.resources), log_dir=logs)  # fmt: skip
+            return precheck.check_field(
+                specs, running, sandbox, logs, rebuild=rebuild, watcher=lines, folder=folder
+            )
         except KeyboardInterrupt as interrupt:
-            stopped(interrupt, "while starting the bots", after_stop)
-    order = {spec.name: index for index, spec in enumerate(specs)}
-    return sorted(broken, key=lambda bot: order[bot.bot])
+            lines.interrupted(interrupt, after_stop)
 
 
 def stopped(

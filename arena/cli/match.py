@@ -122,7 +122,7 @@ def match(fmt: str, quiet: bool, rebuild: bool, **given: Any) -> None:
     sandbox = settings.running.sandbox.capabilities()
     broken = check_field(
         settings.given, settings.running, sandbox, folder / "logs" / "check",
-        rebuild=rebuild, after_stop=f"resume with: {resume_command()}",
+        rebuild=rebuild, after_stop=f"resume with: {resume_command()}", folder=folder,
     )  # fmt: skip
     if broken:  # a match is about every one of its bots: none can be left out
         raise BrokenBots.refused(broken, len(settings.given))

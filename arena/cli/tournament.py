@@ -178,7 +178,7 @@ def tournament(dry_run: bool, quiet: bool, rebuild: bool, **given: Any) -> None:
         click.echo(f"kept out since {folder} started: bot {name!r}: {reason}", err=True)
     broken = check_field(
         event.bots, settings.running, sandbox, folder / "logs" / "check",
-        rebuild=rebuild, after_stop=f"resume with: {resume_command()}",
+        rebuild=rebuild, after_stop=f"resume with: {resume_command()}", folder=folder,
     )  # fmt: skip
     event = without_broken(event, folder, broken, skip=settings.skip_broken)
     for bot in broken:
