@@ -103,14 +103,24 @@ class FaultKind(StrEnum):
     MALFORMED = "malformed"
 
 
+#: The kind the results store, the leaderboard and the report count for the fault of a seat
+#: whose person left the table. On the wire and in the replay it is ``crash``: protocol
+#: v1's kinds are a closed set that every kit decodes. Counted apart, a person who stood up
+#: does not pass for a program that crashed.
+LEFT_KIND = "left"
+
+
 class BotFault(ArenaError):
     """A bot broke the protocol during a game: late, dead, illegal or garbled.
 
     Not an error of the command: the referee records it against the bot's
-    seat, plays the seat on by the fallback move and goes on.
+    seat, plays the seat on by the fallback move and goes on. ``left``: the
+    seat's person left the table (``kind`` is then ``crash``, what protocol v1
+    can say of it; the results count it as :data:`LEFT_KIND`).
     """
 
-    def __init__(self, kind: FaultKind, detail: str) -> None:
+    def __init__(self, kind: FaultKind, detail: str, *, left: bool = False) -> None:
         super().__init__(f"{kind.value}: {detail}")
         self.kind = kind
         self.detail = detail
+        self.left = left

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from mypy_extensions import mypyc_attr
 
-from arena.errors import BotFault, FaultKind
+from arena.errors import LEFT_KIND, BotFault, FaultKind
 from arena.game import OUT, DeckSource, GameState, Rules, hand_start, request_state
 from arena.protocol import PROTOCOL_VERSION, Limits, encode
 
@@ -74,6 +74,15 @@ class Fault:
 
     kind: FaultKind
     detail: str
+    #: The seat's person left the table: ``kind`` (``crash``) is what the players and the
+    #: replay are told, :attr:`counted_as` what the results count.
+    left: bool = False
+
+    @property
+    def counted_as(self) -> str:
+        """The kind the results store, the leaderboard and the report count: ``left`` for a
+        person who left the table, where protocol v1 can only say ``crash``."""
+        return LEFT_KIND if self.left else self.kind.value
 
 
 @mypyc_attr(native_class=False)
@@ -263,7 +272,7 @@ class _Game:
         return move, ms, getattr(player, "thought", None)
 
     def _fault(self, seat: int, fault: BotFault, request_id: int | None) -> None:
-        self.faults[seat] = Fault(fault.kind, fault.detail)
+        self.faults[seat] = Fault(fault.kind, fault.detail, fault.left)
         self.state.record_fault(seat, fault.kind.value, fault.detail)
         error: JSON = {"type": "error", "message": f"{fault.kind.value}: {fault.detail}"}
         if request_id is not None:

@@ -23,7 +23,9 @@ from typing import Any
 
 import pytest
 
+from arena.bots.spec import parse_bot
 from arena.errors import BotError, FaultKind
+from arena.execute.game import play_one
 from arena.game import Rules
 from arena.human.entry import choices, understand
 from arena.human.player import LEFT, CtrlC, HumanPlayer, PersonLeft
@@ -32,8 +34,14 @@ from arena.human.terminal import TerminalFront
 from arena.human.view import SeatView
 from arena.human.web import TableServer, WebFront
 from arena.players import RandomPlayer
-from arena.referee import play_game
+from arena.protocol import Limits
+from arena.referee import play_game, read_replay, write_replay
+from arena.results.games import ScheduledGame
+from arena.results.ratings import Environment
+from arena.results.replays import replay_path
+from arena.results.store import BotRecord, Finished, Store
 from tests.engine_digest import RULE_SETS
+from tests.test_report_html import embedded, parse
 from tests.test_tournament import C_BOT, run_cli
 
 JSON = dict[str, Any]
@@ -450,3 +458,57 @@ def test_quit_at_the_prompt_leaves_after_a_confirmation(confirm: str, left: str 
         assert "You stay: your move." in said and 0 not in result.faults
     else:
         assert result.faults[0].detail == LEFT and result.placements[0] == 3
+
+
+def test_a_person_who_quits_is_left_in_the_results_and_crash_in_the_replay(
+    tmp_path: Path,
+) -> None:
+    """Protocol v1's fault kinds are a closed set every kit decodes: the replay, and the
+    bots at the table in their game_end, say crash, "the person left". The results folder
+    counts the seat as left: its store, the leaderboard's json and the report."""
+    entries = iter(["quit", "y"])
+    front = TerminalFront(CtrlC(), out=io.StringIO(), read=lambda prompt: next(entries))
+    person = HumanPlayer("ann", front)
+    bots = [parse_bot(f"{name}={C_BOT}") for name in ("bob", "cy")]
+    result = play_one([person, *bots], Rules(players=3), seed=5, game_id="g", limits=Limits())
+    assert person.left == "quit"
+    folder = tmp_path / "club"
+    names = ("ann", "bob", "cy")
+    store = Store.open(
+        folder,
+        config={"players": 3},
+        bots=[BotRecord(name, name, "h") for name in names],
+        environment=Environment.for_table(3),
+        sandbox=[],
+    )
+    try:
+        store.schedule_round(1, [names], [ScheduledGame(0, "g", 0, 0, 5, names)])
+        write_replay(folder / replay_path("g"), result.lines)
+        store.finish(Finished.of(0, result, 1.0, replay_path("g")))
+        store.flush()
+        faulted = store.db.execute(
+            "SELECT seat, bot, fault_kind, fault_detail FROM seats WHERE fault_kind IS NOT NULL"
+        ).fetchall()
+    finally:
+        store.close()
+    assert faulted == [(0, "ann", "left", LEFT)]
+
+    replay = read_replay(folder / replay_path("g"))
+    assert replay[-1]["type"] == "game_end"
+    assert replay[-1]["faults"] == {"0": {"kind": "crash", "detail": LEFT}}
+
+    code, output = run_cli("leaderboard", str(folder), "--format", "json")
+    assert code == 0, output
+    rows = {row["bot"]: row for row in json.loads(output)}
+    assert rows["ann"]["faults"] == {"left": 1}
+    assert rows["ann"]["fault_details"] == [{"game": "g", "kind": "left", "detail": LEFT}]
+    assert rows["bob"]["faults"] == {} and rows["cy"]["faults"] == {}
+
+    code, output = run_cli("report", str(folder))
+    assert code == 0, output
+    text = (folder / "report.html").read_text()
+    faults = parse(text).tables[2]
+    assert faults[0] == ["bot", "left", "first faults"]
+    assert {line[0]: line[1:] for line in faults[1:]}["ann"] == ["1", f"g: left: {LEFT}"]
+    listed = embedded(text, "game-list")
+    assert listed["games"][0]["faults"] == ["left", None, None]

@@ -110,13 +110,11 @@ class Seats:
             sandbox=self.sandbox,
         )
         duration_ms = (time.monotonic() - start) * 1000.0
-        finished = Finished(
-            ordinal=game.ordinal,
-            placements=result.placements,
-            faults={seat: (f.kind.value, f.detail) for seat, f in result.faults.items()},
-            decisions=result.decisions,
-            duration_ms=duration_ms,
-            replay=replay_path(game.game_id),
+        finished = Finished.of(
+            game.ordinal,
+            result,
+            duration_ms,
+            replay_path(game.game_id),
             starts=self.started - started,
         )
         return finished, result

@@ -8,8 +8,11 @@ no time limit; the bots keep theirs.
 
 A person who leaves (Ctrl-C, the end of input, the page's Leave button)
 makes the front raise :class:`PersonLeft`; the seat then faults as a bot
-that crashed would (``crash``, "the person left"), the referee plays it out
-with its fallback, and the game and its replay end as any other.
+that crashed would (``crash``, "the person left": protocol v1's kinds are a
+closed set, and the other seats' bots are told of it), the referee plays it
+out with its fallback, and the game and its replay end as any other. The
+fault is marked as a person's leaving (``left``), so that results count it
+as ``left``, not as a crash of a program.
 """
 
 from __future__ import annotations
@@ -76,21 +79,22 @@ class HumanPlayer:
         """Take an information message and show it.
 
         Raises:
-            BotFault: ``crash``, "the person left", when they left since their last turn:
-                their seat faults now, not at their next turn, which may never come.
+            BotFault: ``crash``, "the person left" (counted as ``left``), when they left
+                since their last turn: their seat faults now, not at their next turn,
+                which may never come.
         """
         lines = self.view.update(message)
         self.front.show(self.view, message, lines)
         how = self.front.leaving()
         if how is not None and self.left is None:
             self.left = how
-            raise BotFault(FaultKind.CRASH, LEFT)
+            raise BotFault(FaultKind.CRASH, LEFT, left=True)
 
     def request(self, message: JSON, line: bytes, timeout_s: float) -> tuple[str, float]:
         """Ask the person until they enter a legal move (no time limit).
 
         Raises:
-            BotFault: ``crash``, "the person left", when they leave.
+            BotFault: ``crash``, "the person left" (counted as ``left``), when they leave.
         """
         self.view.update(message)
         started = time.monotonic()
@@ -100,7 +104,7 @@ class HumanPlayer:
                 entry = self.front.ask(self.view, message, problem)
             except PersonLeft as left:
                 self.left = left.how
-                raise BotFault(FaultKind.CRASH, LEFT) from None
+                raise BotFault(FaultKind.CRASH, LEFT, left=True) from None
             understood = understand(entry, message)
             if understood.move is not None:
                 return understood.move, (time.monotonic() - started) * 1000

@@ -24,13 +24,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from arena.errors import ArenaError
 from arena.results.commit import GroupCommit, writing
 from arena.results.games import ScheduledGame
 from arena.results.ledger import CountedTwice, Ledger, Result, Standing
 from arena.results.ratings import Environment, tiers
+
+if TYPE_CHECKING:
+    from arena.referee import GameResult
 
 #: 2: games are written a round at a time, with their round and table; rounds, tables and
 #: each round's standings have tables of their own. Folders of version 1 are read as
@@ -175,6 +178,28 @@ class Finished(NamedTuple):
     replay: str
     #: Bot processes the worker started for this game (not stored; for the run's figures).
     starts: int = 0
+
+    @classmethod
+    def of(
+        cls,
+        ordinal: int,
+        result: GameResult,
+        duration_ms: float,
+        replay: str,
+        starts: int = 0,
+    ) -> Finished:
+        """What the store is told of game ``ordinal``'s ``result``: each fault as the results
+        count it (:attr:`~arena.referee.Fault.counted_as`: ``left`` for a person who left
+        the table, whom the replay, like protocol v1, calls ``crash``)."""
+        return cls(
+            ordinal=ordinal,
+            placements=result.placements,
+            faults={seat: (f.counted_as, f.detail) for seat, f in result.faults.items()},
+            decisions=result.decisions,
+            duration_ms=duration_ms,
+            replay=replay,
+            starts=starts,
+        )
 
 
 class Placed(NamedTuple):
