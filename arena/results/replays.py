@@ -10,7 +10,6 @@ from arena.errors import ArenaError
 from arena.referee import write_replay
 from arena.results.store import Finished
 
-
 #: The results folder's subfolder of replays.
 REPLAYS = "replays"
 

@@ -243,8 +243,9 @@ class Store:
 
         An existing store must hold the same tournament (same configuration,
         except the keys in ``growable``, which are stored anew, and the same
-        bot files); it is then resumed. ``kind`` names the event in messages. A store of schema version 1 is
-        migrated (its whole schedule becomes round 1, complete).
+        bot files); it is then resumed. ``kind`` names the event in messages. A
+        store of schema version 1 is migrated (its whole schedule becomes round 1,
+        complete).
 
         Raises:
             StoreError: for an unreadable store or one of another tournament.
