@@ -145,34 +145,74 @@ def card_text(card: str) -> str:
     return ("10" if card[0] == "T" else card[0]) + SUITS[card[1]]
 
 
+def held(card: str) -> tuple[int, int]:
+    """Where a card sits in a hand as the viewer shows it: by suit, the colours alternating
+    (spades, hearts, clubs, diamonds), then by rank, high first."""
+    return "SHCD".index(card[1]), "AKQJT98765432".index(card[0])
+
+
+def counted(n: int, noun: str) -> str:
+    """``1 trick``, ``2 tricks``: the viewer's counts."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def expected_tables(records: list[JSON]) -> list[JSON]:
     """What the table shows after each line the viewer shows (all but the moves, except a
-    declaration's pass, which no event follows).
+    declaration's pass, which no event follows), from the first deal on: what came before
+    it is told in the first deal's caption.
 
     Worked out here from the replay, independently of the viewer's script:
-    hands, trick, statuses, tricks, trump, turn-up, faulted seats, and how
-    the caption starts and ends. It checks the replay as it goes too: a
-    played card was in its hand, the tricks counted match each hand_end.
+    hands (each sorted by suit, then rank), trick, statuses, tricks, trump,
+    turn-up, faulted seats, the dealer, the seat leading the trick (the
+    first card on the table, or else the next card played in the hand), the
+    hand's tricks already off the table, the placements, and how the caption
+    starts and ends. It checks the replay as it goes too: a played card was
+    in its hand, the tricks counted match each hand_end.
     """
     names = {player["seat"]: str(player["name"]) for player in records[0]["players"]}
     seats = range(len(names))
     hands: list[list[str]] = [[] for _ in seats]
     table: JSON = {"statuses": ["active" for _ in seats], "tricks": [0 for _ in seats],
-                   "trump": None, "turn_up": None}  # fmt: skip
-    trick: list[str] = []
+                   "trump": None, "turn_up": None, "dealer": None, "placements": None}  # fmt: skip
+    trick: list[list[Any]] = []
     complete = False
+    knocked: list[int] = []
+    history: list[JSON] = []
     faulted: set[int] = set()
     moves: dict[int, JSON] = {}
     header = records[0]
-    tables = []
+    tables: list[JSON] = []
+    opening: list[str] = []  # the captions before the first deal
+    index = 0
 
-    def shown(caption: str, ends: str = "") -> None:
+    def leader() -> int | None:
+        if trick:
+            return int(trick[0][0])
+        for later in records[index + 1 :]:
+            if later["type"] in ("deal", "hand_end", "game_end"):
+                return None
+            if later.get("event") == "play":
+                return int(later["seat"])
+        return None
+
+    def shown(caption: str, ends: str = "", has: str = "") -> None:
+        if table["dealer"] is None and table["placements"] is None:  # no deal yet
+            opening.append(caption)
+            return
         tables.append({**copy.deepcopy(table), "hands": [list(hand) for hand in hands],
-                       "trick": list(trick), "faulted": set(faulted), "caption": caption,
-                       "ends": ends})  # fmt: skip
+                       "trick": [card for _, card in trick], "faulted": set(faulted),
+                       "leader": leader(), "history": copy.deepcopy(history),
+                       "caption": caption, "ends": ends, "has": has})  # fmt: skip
 
-    shown(f"Game {header['game']}, seed {header['seed']}")
-    for record in records[1:]:
+    def off_table() -> None:
+        nonlocal trick, complete, knocked
+        if complete:
+            history.append({"cards": trick, "winner": table["winner"], "knocked": knocked})
+        trick, complete, knocked = [], False, []
+
+    for index, record in enumerate(records):
+        if index == 0:
+            continue
         kind, event = record["type"], record.get("event")
         seat: Any = record.get("seat")  # an int on the lines that name a seat
         if kind == "move":
@@ -186,33 +226,42 @@ def expected_tables(records: list[JSON]) -> list[JSON]:
             continue
         ends = ""
         if kind == "deal":
-            hands = [list(hand) for hand in record["hands"]]
+            first = not tables
+            hands = [sorted(hand, key=held) for hand in record["hands"]]
             table.update(statuses=list(record["statuses"]), tricks=[0 for _ in seats],
-                         trump=None, turn_up=record["turn_up"])  # fmt: skip
-            trick, complete, moves = [], False, {}
+                         trump=None, turn_up=record["turn_up"],
+                         dealer=record["dealer"])  # fmt: skip
+            trick, complete, knocked, history, moves = [], False, [], [], {}
             dealer = names[record["dealer"]]
-            shown(f"Hand {record['hand']}: {dealer} deals {record['hand_size']} each")
+            said = f"Hand {record['hand']}: {dealer} deals {counted(record['hand_size'], 'card')}"
+            if first:  # the game and its cut for the dealer come first in the caption
+                before = ". ".join([f"Game {header['game']}, seed {header['seed']}", *opening])
+                shown(before, has=f". {said} each")
+            else:
+                shown(f"{said} each")
             continue
         if kind == "event":
             move = moves.pop(seat, None)
             if move is not None:
                 ends = FALLBACK if move.get("fallback") else f" in {move['ms']} ms"
-            if event in ("play", "knock") and complete:
-                trick, complete = [], False
+            if event in ("play", "knock") and complete:  # the next trick begins
+                off_table()
             if event == "play":
                 assert record["card"] in hands[seat], "the replay plays a card its seat holds"
                 hands[seat].remove(record["card"])
-                trick.append(record["card"])
+                trick.append([seat, record["card"]])
                 shown(f"{names[seat]} plays {card_text(record['card'])}", ends)
             elif event == "trick":
                 table["tricks"][record["winner"]] += 1
-                trick, complete = [card for _, card in record["cards"]], True
+                trick, complete = [list(pair) for pair in record["cards"]], True
+                table["winner"] = record["winner"]
                 shown(f"{names[record['winner']]} wins the trick")
             elif event == "trump":
                 table["trump"] = record["suit"]
                 who = "Trumps" if seat is None else f"{names[seat]} names trumps"
                 shown(f"{who}: {SUITS[record['suit']]}", ends)
             elif event == "knock":
+                knocked.append(seat)
                 shown(f"{names[seat]} knocks", ends)
             elif event == "declare":
                 shown(f"{names[seat]} declares ", ends)
@@ -222,11 +271,16 @@ def expected_tables(records: list[JSON]) -> list[JSON]:
         elif kind == "hand_end":
             assert table["tricks"] == record["tricks"], "the tricks counted match the replay's"
             table["statuses"] = list(record["statuses"])
-            trick, complete = [], False
-            shown(f"Hand {record['hand']} over: tricks ")
+            off_table()
+            took = [
+                f"{names[s]} {counted(n, 'trick')}" for s, n in enumerate(record["tricks"]) if n
+            ]
+            shown(f"Hand {record['hand']} over: {', '.join(took) or 'no trick taken'}")
+            tables[-1]["ends"] = tables[-1]["caption"]  # the whole caption
         else:
             assert kind == "game_end", record
-            trick = []
+            off_table()
+            table.update(dealer=None, placements=list(record["placements"]))
             faulted |= {int(seat) for seat in record["faults"]}
             kinds = [
                 f"{names[int(s)]} faulted ({f['kind']}"
@@ -240,9 +294,69 @@ def expected_tables(records: list[JSON]) -> list[JSON]:
     return tables
 
 
+def ordinal(place: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``: a place as the viewer names it (7 seats at most)."""
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
+
+
+#: In the page: the seats marked dealer and leader, the hand's earlier tricks as listed
+#: (each seat's card or knock, the seat marked as leading it, the one marked as winning)
+#: and the placements listed, as the viewer draws them.
+MARKS_JS = """
+() => {
+  const seats = (selector) => [...document.querySelectorAll(selector)]
+    .map((node) => Number(node.closest(".seat").dataset.seat));
+  const tricks = document.getElementById("tricks");
+  const rows = tricks.hidden ? [] : [...tricks.querySelectorAll("tbody tr")];
+  const placements = document.getElementById("placements");
+  const of = (row, selector) => [...row.querySelectorAll(selector)]
+    .map((cell) => Number(cell.dataset.seat));
+  return {
+    dealer: seats("#seats .mark.dealer"),
+    leader: seats("#seats .mark.leader"),
+    history: rows.map((row) => ({
+      played: [...row.querySelectorAll("td[data-seat]")]
+        .filter((cell) => cell.textContent.trim())
+        .map((cell) => [Number(cell.dataset.seat),
+          cell.querySelector(".card") ? cell.querySelector(".card").dataset.card : "knock"]),
+      led: of(row, "td.led"),
+      won: of(row, "td.won"),
+    })),
+    placements: placements.hidden ? [] : [...placements.querySelectorAll("li")]
+      .map((item) => item.textContent),
+  };
+}
+"""
+
+
+def expected_marks(table: JSON, names: dict[int, str]) -> JSON:
+    """What :data:`MARKS_JS` should find when the viewer shows ``table``."""
+    places = table["placements"] or []
+    return {
+        "dealer": [] if table["dealer"] is None else [table["dealer"]],
+        "leader": [] if table["leader"] is None else [table["leader"]],
+        "history": [
+            {
+                "played": sorted(
+                    [*trick["cards"], *([seat, "knock"] for seat in trick["knocked"])]
+                ),
+                "led": [trick["cards"][0][0]],
+                "won": [trick["winner"]],
+            }
+            for trick in table["history"]
+        ],
+        "placements": [
+            f"{ordinal(place)} "
+            + ", ".join(names[seat] for seat, at in enumerate(places) if at == place)
+            for place in sorted(set(places))
+        ],
+    }
+
+
 def check_caption(caption: str, table: JSON) -> None:
     assert caption.startswith(table["caption"]), (caption, table["caption"])
     assert caption.endswith(table["ends"]), (caption, table["ends"])
+    assert table["has"] in caption, (caption, table["has"])
     if not table["ends"]:
         assert FALLBACK not in caption and not caption.endswith(" ms"), caption
 
@@ -272,6 +386,7 @@ def step_through(page: Page, records: list[JSON], shots: Path | None = None) -> 
         )
         if table["turn_up"]:
             assert trump.endswith(f"(turned up: {card_text(table['turn_up'])})"), trump
+        assert page.evaluate(MARKS_JS) == expected_marks(table, names), f"at step {step}"
         if shots is not None and index == len(tables) // 2:
             page.screenshot(path=str(shots / "replay-middle.png"), full_page=True)
         page.keyboard.press("ArrowRight")
@@ -279,6 +394,7 @@ def step_through(page: Page, records: list[JSON], shots: Path | None = None) -> 
     assert page.locator("#step").inner_text() == f"{len(tables)} / {len(tables)}", "it stops"
     places = page.locator("#seats .seat .name").all_inner_texts()
     assert [text.rsplit("place ", 1)[1] for text in places] == [str(p) for p in end["placements"]]
+    assert page.locator("#placements").is_visible(), "the last frame lists the placements"
 
 
 def test_the_replay_viewer_steps_through_a_whole_game(browser: Browser, tmp_path: Path) -> None:
@@ -295,7 +411,9 @@ def test_the_replay_viewer_steps_through_a_whole_game(browser: Browser, tmp_path
     requests: list[str] = []
     page = offline(browser, page_file, requests)
     opened(page)
-    assert page.locator("#caption").inner_text() == f"Game {records[0]['game']}, seed 11"
+    caption = page.locator("#caption").inner_text()
+    assert caption.startswith(f"Game {records[0]['game']}, seed 11. Cut for dealer: "), caption
+    assert "Hand 1: " in caption and "deals 7 cards each" in caption, "it opens on the deal"
     step_through(page, records, shots=tmp_path)
     page.screenshot(path=str(tmp_path / "replay-end.png"), full_page=True)
     page.locator("#prev").click()
@@ -373,6 +491,9 @@ def test_the_viewers_frames_follow_every_card(
             assert [seat["status"] for seat in frame["seats"]] == table["statuses"]
             assert [seat["tricks"] for seat in frame["seats"]] == table["tricks"]
             assert (frame["trump"], frame["turn_up"]) == (table["trump"], table["turn_up"])
+            assert (frame["dealer"], frame["leader"]) == (table["dealer"], table["leader"])
+            assert frame["history"] == table["history"], frame["caption"]
+            assert frame["placements"] == table["placements"], frame["caption"]
             faulted = {index for index, seat in enumerate(frame["seats"]) if seat["faulted"]}
             assert faulted == table["faulted"], frame["caption"]
         assert shown[-1]["placements"] == records[-1]["placements"]
@@ -398,7 +519,63 @@ def test_the_viewers_frames_follow_every_card(
     ]
     frames = page.evaluate("records => ArenaViewer.framesOf(records)", no_size)
     first_deal = next(line for line in games[0] if line["type"] == "deal")
-    assert any(f"deals {first_deal['hand_size']} each" in frame["caption"] for frame in frames)
+    size = counted(first_deal["hand_size"], "card")
+    assert any(f"deals {size} each" in frame["caption"] for frame in frames)
+
+
+def test_the_viewer_opens_on_the_deal_and_keeps_the_hands_tricks_in_view(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """It opens on the first deal, every hand shown and sorted by suit, the dealer and the
+    leader marked; in a hand, the tricks already played stay listed (who played what, who
+    led, who won); it ends on the placements, a shared place named once."""
+    seats = [RandomPlayer(f"p{n}") for n in range(4)]
+    records = play_game(seats, Rules(players=4), seed=4, game_id="g4").replay
+    deal = next(record for record in records if record["type"] == "deal")
+    plays = [record for record in records if record.get("event") == "play"]
+    tricks = [record for record in records if record.get("event") == "trick"]
+    assert tricks[0]["winner"] != tricks[1]["winner"] and sorted(records[-1]["placements"]) == [
+        1, 2, 2, 4
+    ], "two winners of one trick each, and a shared place"  # fmt: skip
+    page_file = tmp_path / "game.html"
+    page_file.write_text(viewer_page(records))
+    errors: list[str] = []
+    page = offline(browser, page_file, [], errors=errors)
+    opened(page)
+    hands = shown_seats(page)
+    assert [sorted(hand) for hand in hands] == [sorted(hand) for hand in deal["hands"]]
+    assert [len(hand) for hand in hands] == [7, 7, 7, 7], "every hand, whole, at once"
+    for hand in hands:
+        suits = [card[1] for card in hand]
+        assert suits == sorted(suits, key="SHCD".index), f"{hand}: by suit"
+        assert hand == sorted(hand, key=held), f"{hand}: then by rank, high first"
+    marks = page.evaluate(MARKS_JS)
+    assert (marks["dealer"], marks["leader"]) == ([deal["dealer"]], [plays[0]["seat"]])
+    assert page.locator("#tricks").is_hidden(), "no trick played yet"
+    for _ in range(40):  # on to the first card of the hand's third trick
+        page.keyboard.press("ArrowRight")
+        if page.locator("#tricks tbody tr").count() == 2:
+            break
+    assert shown_trick(page) == [plays[8]["card"]], "the third trick's first card"
+    marks = page.evaluate(MARKS_JS)
+    assert marks["leader"] == [plays[8]["seat"]], "who leads the trick on the table"
+    assert marks["history"] == [
+        {"played": sorted(trick["cards"]), "led": [trick["cards"][0][0]],
+         "won": [trick["winner"]]}
+        for trick in tricks[:2]
+    ]  # fmt: skip
+    assert page.locator("#tricks .label").inner_text().startswith("Tricks played in hand 1")
+    names = page.locator("#seats .seat .name").all_inner_texts()
+    for trick in tricks[:2]:  # one trick each: "1 trick"
+        assert names[trick["winner"]] == f"p{trick['winner']} (active, 1 trick)"
+    page.keyboard.press("End")
+    assert page.locator("#trick").is_hidden(), "the game is over: no trick on the table"
+    assert page.evaluate(MARKS_JS)["placements"] == [
+        f"{ordinal(place)} " + ", ".join(f"p{seat}" for seat, at in
+                                         enumerate(records[-1]["placements"]) if at == place)
+        for place in (1, 2, 4)
+    ]  # fmt: skip
+    assert errors == []
 
 
 def test_the_report_in_a_browser(browser: Browser, tmp_path: Path) -> None:
@@ -507,7 +684,8 @@ def test_the_report_in_a_browser(browser: Browser, tmp_path: Path) -> None:
     linked = offline(browser, report, requests, fragment=f"#game={other['id']}")
     opened(linked)
     header = read_replay(club / other["replay"])[0]
-    assert linked.locator("#caption").inner_text() == f"Game {other['id']}, seed {header['seed']}"
+    caption = linked.locator("#caption").inner_text()
+    assert caption.startswith(f"Game {other['id']}, seed {header['seed']}. "), caption
     assert requests == [], "the page loads nothing"
 
     code, output = run_cli("report", str(club), "-o", str(report), "--max-replays", "1")

@@ -83,7 +83,8 @@
     const pages = Math.max(1, Math.ceil(shown.length / PAGE));
     page = Math.max(0, Math.min(page, pages - 1));
     $("game-rows").replaceChildren(...shown.slice(page * PAGE, (page + 1) * PAGE).map(line));
-    $("game-count").textContent = `${shown.length} of ${rows.length} games`;
+    $("game-count").textContent =
+      `${shown.length} of ${rows.length} game${rows.length === 1 ? "" : "s"}`; // "1 of 1 game"
     $("game-page").textContent = `page ${page + 1} of ${pages}`;
     $("game-prev").disabled = page === 0;
     $("game-next").disabled = page >= pages - 1;

@@ -37,6 +37,22 @@ VIEWER_CSS = """
 .seat.out .name { color: var(--muted); }
 .seat.faulted .name { color: var(--danger); }
 .seat.winner { outline: 2px solid var(--accent); }
+.seat .top { display: flex; justify-content: space-between; align-items: baseline; gap: 0.4rem; }
+.seat .marks { display: flex; gap: 0.3rem; flex-shrink: 0; }
+.mark { font-size: 0.8rem; font-weight: 600; padding: 0 0.4rem; border-radius: 999px;
+  border: 1px solid var(--accent); color: var(--accent); }
+.mark.leader { background: var(--accent); color: var(--bg); }
+.tricks table { margin: 0 0 0.8rem; }
+.tricks .label, .placements .label { color: var(--muted); font-size: 0.9rem; }
+.tricks th, .tricks td { text-align: center; padding: 0.1rem 0.4rem; white-space: nowrap; }
+.tricks td.won .card { outline: 2px solid var(--accent); outline-offset: 1px; }
+.tricks .lead-mark { color: var(--muted); margin-right: 0.1rem; }
+.tricks .knock { color: var(--muted); font-size: 0.85rem; }
+.card.small { min-width: 1.7rem; height: 2rem; font-size: 0.85rem; margin: 0.05rem; }
+.placements { margin: 0.6rem 0; font-weight: 600; }
+.placements ol { display: flex; flex-wrap: wrap; gap: 0.3rem 1.2rem; list-style: none;
+  padding: 0; margin: 0.2rem 0; font-size: 1.1rem; }
+.placements .place { color: var(--accent); }
 /* Cards look like cards: white, rank and suit, red or black, whatever the page's scheme. */
 .card { display: inline-flex; align-items: center; justify-content: center; min-width: 2.1rem;
   height: 2.7rem; padding: 0 0.2rem; margin: 0.12rem; border: 1px solid #9ca3af;
@@ -46,22 +62,26 @@ VIEWER_CSS = """
 .seat.out .card { opacity: 0.6; }
 #trick { margin: 1rem 0; min-height: 2.9rem; display: flex; flex-wrap: wrap; gap: 0.6rem 1rem;
   align-items: center; }
+#trick[hidden] { display: none; }
 #thought { border-left: 3px solid var(--accent); padding: 0.2rem 0.6rem; margin: 0.4rem 0; }
 #thought pre { margin: 0.2rem 0 0.5rem; max-height: 12rem; overflow: auto; white-space: pre-wrap;
   word-break: break-word; font-size: 0.85rem; }
 .thought-title { color: var(--muted); font-size: 0.9rem; }
 """
 
-#: The viewer's place in a page: its controls, the caption, the trick and the seats.
+#: The viewer's place in a page: its controls, the caption, the placements (at the end),
+#: the trick on the table, the hand's earlier tricks and the seats. (The hand's number is
+#: ``viewer-hand``: a person's page has a ``hand`` of its own.)
 VIEWER_HTML = (
     '<section id="viewer" hidden>\n'
     '<div class="controls"><button id="prev" title="previous (left arrow)">&larr; prev</button>'
     '<button id="play" title="play / pause (space)">play</button>'
     '<button id="next" title="next (right arrow)">next &rarr;</button>'
-    '<select id="jump" title="jump to a hand"><option value="0">start</option></select>'
-    '<span id="step"></span> <span id="hand"></span> <span id="trump"></span></div>\n'
-    '<div id="caption"></div>\n<div id="thought" hidden></div>\n<div id="trick"></div>\n'
-    '<div id="seats"></div>\n</section>'
+    '<select id="jump" title="jump to a hand"></select>'
+    '<span id="step"></span> <span id="viewer-hand"></span> <span id="trump"></span></div>\n'
+    '<div id="caption"></div>\n<div id="thought" hidden></div>\n'
+    '<div id="placements" class="placements" hidden></div>\n<div id="trick"></div>\n'
+    '<div id="tricks" class="tricks scroll" hidden></div>\n<div id="seats"></div>\n</section>'
 )
 
 
