@@ -28,6 +28,8 @@ from arena.game import Rules
 from arena.human.web import POLL_S
 from arena.players import RandomPlayer, ScriptedPlayer
 from arena.referee import play_game, read_replay
+from arena.report.html import page as page_html
+from arena.report.html import rating_chart
 from arena.report.replay_view import viewer_page
 from arena.results.store import open_existing
 from tests.system import E2E, needs
@@ -578,6 +580,69 @@ def test_the_viewer_opens_on_the_deal_and_keeps_the_hands_tricks_in_view(
     assert errors == []
 
 
+def test_the_rating_chart_shows_how_sure_each_rating_is(browser: Browser, tmp_path: Path) -> None:
+    """Each bot's mu over the games with its band of mu +/- 3 sigma, and at the right its
+    rating now as a bar: on screen, each bar spans the leaderboard's mu +/- 3 sigma. Four
+    bots' bands all show; of a dozen, only the band of the bot pointed at."""
+    bots = [arg for name in ("a", "b", "c", "d") for arg in ("--bot", f"{name}={C_BOT}")]
+    club = tmp_path / "club"
+    code, output = run_cli("tournament", *bots, "--players", "3", "--deals", "2", "--seed", "5",
+                           "--out", str(club), "--quiet")  # fmt: skip
+    assert code == 0, output
+    assert run_cli("report", str(club))[0] == 0
+    store = open_existing(club)
+    try:
+        rows = store.standings()
+    finally:
+        store.close()
+    errors: list[str] = []
+    page = offline(browser, club / "report.html", [], errors=errors)
+    # Value -> pixels, read from the axis as a reader would: two labelled grid lines.
+    ticks = page.evaluate(
+        """() => [...document.querySelectorAll("svg.history text.tick[text-anchor=end]")]
+        .map((label) => [Number(label.textContent), label.previousElementSibling
+          .getBoundingClientRect().top])"""
+    )
+    (v0, y0), (v1, y1) = ticks[0], ticks[-1]
+
+    def y(value: float) -> float:
+        return float(y0 + (value - v0) * (y1 - y0) / (v1 - v0))
+
+    legend = page.locator("ul.legend li").all_inner_texts()
+    assert legend == [row["bot"] for row in rows], "the legend in rank order"
+    for row in rows:
+        bar = page.locator(f'g.now[data-bot="{row["bot"]}"] line.range').bounding_box()
+        assert bar is not None
+        high, low = row["mu"] + 3 * row["sigma"], row["mu"] - 3 * row["sigma"]
+        # The round line cap adds half the stroke (1.5 px) at each end.
+        assert bar["y"] + 1.5 == pytest.approx(y(high), abs=0.6), row
+        assert bar["y"] + bar["height"] - 1.5 == pytest.approx(y(low), abs=0.6), row
+        band = page.locator(f'polygon.band[data-bot="{row["bot"]}"]')
+        assert float(band.evaluate("(b) => getComputedStyle(b).fillOpacity")) > 0.05
+    page.locator('ul.legend li[data-bot="b"]').hover()
+    assert page.locator('polygon.band[data-bot="b"]').get_attribute("class") == "band on"
+    assert page.locator("p.chart-hover").inner_text().startswith("b: mu ")
+
+    many = {f"bot{i:02d}": [(1, 25.0, 8.0), (30, 18.0 + i, 1.0 + i / 10)] for i in range(12)}
+    dozen = tmp_path / "dozen.html"
+    dozen.write_text(page_html("A dozen", rating_chart(many)))
+    page = offline(browser, dozen, [], errors=errors)
+
+    def shown() -> list[str]:
+        return [
+            str(band.get_attribute("data-bot"))
+            for band in page.locator("polygon.band").all()
+            if float(band.evaluate("(b) => getComputedStyle(b).fillOpacity")) > 0.05
+        ]
+
+    assert shown() == [], "a dozen bands at rest would read as one grey"
+    page.locator('g.now[data-bot="bot07"]').hover()
+    assert shown() == ["bot07"], "pointing at a bar shows its band"
+    page.locator('ul.legend li[data-bot="bot03"]').hover()
+    assert shown() == ["bot03"], "and pointing at a name"
+    assert errors == []
+
+
 def test_the_report_in_a_browser(browser: Browser, tmp_path: Path) -> None:
     illegal = f"illegal=python3 {Path(__file__).parent / 'bots/misbehave.py'} illegal report"
     bots = [arg for name in ("a", "b", "c") for arg in ("--bot", f"{name}={C_BOT}")]
@@ -598,8 +663,8 @@ def test_the_report_in_a_browser(browser: Browser, tmp_path: Path) -> None:
     page = offline(browser, report, requests)
     assert page.locator("table.leaderboard tbody tr").count() == 4
     assert page.locator("h2").all_inner_texts() == [
-        "Leaderboard", "Score over the games", "Who places above whom", "Faults", "Sandbox layers",
-        "Games",
+        "Leaderboard", "Ratings over the games", "Who places above whom", "Faults",
+        "Sandbox layers", "Games",
     ]  # fmt: skip
     for bot in ("a", "b", "c", "illegal"):
         box = page.locator(f'polyline.line[data-bot="{bot}"]').bounding_box()
@@ -1090,7 +1155,7 @@ def test_the_report_reads_well_wide_and_narrow_light_and_dark(
     titles = page.evaluate(
         "[...document.querySelectorAll('svg.history text.title')].map((t) => t.textContent)"
     )
-    assert titles == ["games rated", "score (mu - 3 sigma)"]
+    assert titles == ["games rated", "rating (mu \u00b1 3 sigma)"]
     assert sorted(page.locator("ul.legend li").all_inner_texts()) == ["a", "b", "x"]
     if width == 1280:  # a pointer on each line names its bot
         for line in page.locator("polyline.hit").all():

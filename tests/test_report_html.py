@@ -9,7 +9,9 @@ from __future__ import annotations
 import base64
 import json
 import re
+import sqlite3
 import zlib
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -20,11 +22,14 @@ from arena.game import Rules
 from arena.players import RandomPlayer
 from arena.referee import play_game, read_replay
 from arena.report.html import (
+    BANDS_AT_REST,
     BAR_WIDTH,
+    SPREAD,
     history_chart,
     leaderboard_table,
     page,
     pairwise_table,
+    rating_chart,
 )
 from arena.report.replay_view import inline_json, viewer_page
 from arena.report.tournament_report import chosen
@@ -216,8 +221,8 @@ def test_arena_report_of_a_tournament_with_a_faulty_bot(tmp_path: Path) -> None:
     parsed = parse(text)
     headings = re.findall(r"<h2[^>]*>([^<]+)</h2>", text)
     assert headings == [
-        "Leaderboard", "Score over the games", "Who places above whom", "Faults", "Sandbox layers",
-        "Games",
+        "Leaderboard", "Ratings over the games", "Who places above whom", "Faults",
+        "Sandbox layers", "Games",
     ]  # fmt: skip
     board, heat, faults, games = parsed.tables
     assert games[0][:3] == ["#", "game", "deal set"] and len(games) == 1, "the script fills it"
@@ -299,14 +304,17 @@ def test_history_keeps_at_most_the_points_asked_and_the_last(tmp_path: Path) -> 
     try:
         whole, short = store.history(), store.history(points=7)
         final = {row["bot"]: row["score"] for row in store.standings()}
+        rated = {row["bot"]: (row["mu"], row["sigma"]) for row in store.standings()}
     finally:
         store.close()
     assert {bot: len(line) for bot, line in whole.items()} == {"a": 30, "b": 30, "c": 30}
     assert all(len(line) == 7 for line in short.values())
     for bot, line in short.items():
         assert line[-1] == whole[bot][-1]
-        assert line[-1][1] == pytest.approx(final[bot], abs=0.002)
-        assert [game for game, _ in line] == sorted(game for game, _ in line)
+        _, mu, sigma = line[-1]  # the rating with its uncertainty, the score from both
+        assert (mu, sigma) == pytest.approx(rated[bot], abs=0.001)
+        assert mu - 3 * sigma == pytest.approx(final[bot], abs=0.002)
+        assert [game for game, _, _ in line] == sorted(game for game, _, _ in line)
 
 
 def test_no_shipped_script_holds_what_ends_its_script_element() -> None:
@@ -319,10 +327,105 @@ def test_no_shipped_script_holds_what_ends_its_script_element() -> None:
         assert "</script" not in text and "<!--" not in text, script
 
 
-def test_every_line_of_a_chart_has_a_colour_of_its_own() -> None:
+@pytest.mark.parametrize("ratings", [False, True], ids=["lines", "ratings"])
+def test_every_line_of_a_chart_has_a_colour_of_its_own(ratings: bool) -> None:
     """A class of 12: the 9th bot took the 1st bot's colour, and two lines read as one."""
     series = {f"bot{index}": [(1, float(index)), (2, float(index))] for index in range(12)}
-    chart = history_chart(series)
+    chart = (
+        rating_chart({bot: [(g, v, 1.0) for g, v in line] for bot, line in series.items()})
+        if ratings
+        else history_chart(series)
+    )
     strokes = re.findall(r'<polyline class="line" data-bot="[^"]+" stroke="([^"]+)"', chart)
     assert len(strokes) == 12 and len(set(strokes)) == 12, strokes
     assert re.findall(r'<li data-bot="([^"]+)"', chart) == list(series), "the lines' order"
+
+
+def chart_scale(chart: str) -> Callable[[float], float]:
+    """A chart's value -> y, read back from two of its labelled grid lines."""
+    ticks = re.findall(
+        r'<line class="grid" x1="[^"]+" y1="([^"]+)"[^>]*/><text class="tick"[^>]*>([^<]+)</text>',
+        chart,
+    )
+    (y0, v0), (y1, v1) = [(float(y), float(v)) for y, v in (ticks[0], ticks[-1])]
+    return lambda value: y0 + (value - v0) * (y1 - y0) / (v1 - v0)
+
+
+def points_of(text: str) -> list[tuple[float, float]]:
+    return [(float(x), float(y)) for x, y in (point.split(",") for point in text.split())]
+
+
+def test_the_rating_chart_draws_mu_with_a_band_of_3_sigma_and_the_ratings_now() -> None:
+    """Mu as the line, mu +/- 3 sigma as the band around it (its lower edge the score), and
+    each bot's rating now as a bar at the right, in the legend's order."""
+    ratings = {
+        "ann": [(1, 27.0, 7.0), (5, 29.0, 4.0), (9, 30.5, 2.0)],
+        "bob": [(2, 24.0, 7.5), (5, 22.0, 5.0), (9, 21.0, 2.5)],
+        "cy": [(3, 25.0, 8.0), (9, 25.5, 3.0)],
+    }
+    chart = rating_chart(ratings)
+    y = chart_scale(chart)
+    found = Tables()
+    found.feed(chart)
+    bands = {a["data-bot"]: a for tag, a in found.elements if tag == "polygon"}
+    lines = {a["data-bot"]: a for tag, a in found.elements if a.get("class") == "line"}
+    ranges = [a for tag, a in found.elements if tag == "line" and a.get("class") == "range"]
+    dots = [a for tag, a in found.elements if tag == "circle"]
+    assert list(bands) == list(lines) == list(ratings), "a band for each bot's line"
+    assert len(ranges) == len(dots) == 3
+    for (bot, line), bar, dot in zip(ratings.items(), ranges, dots, strict=True):
+        drawn = points_of(str(lines[bot]["points"]))
+        outline = points_of(str(bands[bot]["points"]))
+        upper, lower = outline[: len(line)], outline[len(line) :][::-1]
+        for (_, mu, sigma), (x, at), top, bottom in zip(line, drawn, upper, lower, strict=True):
+            assert at == pytest.approx(y(mu), abs=0.1), f"{bot}'s line is its mu"
+            assert top == pytest.approx((x, y(mu + SPREAD * sigma)), abs=0.1)
+            assert bottom == pytest.approx((x, y(mu - SPREAD * sigma)), abs=0.1), "the score"
+        _, mu, sigma = line[-1]
+        assert float(str(bar["y1"])) == pytest.approx(y(mu + SPREAD * sigma), abs=0.1)
+        assert float(str(bar["y2"])) == pytest.approx(y(mu - SPREAD * sigma), abs=0.1)
+        assert float(str(dot["cy"])) == pytest.approx(y(mu), abs=0.1)
+        assert bar["stroke"] == lines[bot]["stroke"], "the bar in its line's colour"
+    assert [float(str(bar["x1"])) for bar in ranges] == sorted(float(str(b["x1"])) for b in ranges)
+    # The axis covers every bar now (within the plot, 12 to 254 px down); the early, wider
+    # bands are cut at its edges (the nested svg of the plot).
+    ends = [float(str(bar[key])) for bar in ranges for key in ("y1", "y2")]
+    assert all(12 - 0.1 <= end <= 254 + 0.1 for end in ends), ends
+    assert '<svg class="plot"' in chart and 'class="chart bands"' in chart, "3 bands: all shown"
+    assert "rating (mu \u00b1 3 sigma)" in chart
+
+
+def test_a_dozen_ratings_show_their_band_only_when_pointed_at() -> None:
+    """Twelve translucent bands overlap into one grey: past a few, bands wait to be pointed at
+    (the bars now still show every bot's uncertainty), and the note says so."""
+    many = {f"b{i}": [(1, 25.0, 8.0), (9, 20.0 + i, 1.0 + i / 10)] for i in range(12)}
+    few = dict(list(many.items())[:BANDS_AT_REST])
+    assert 'class="chart bands"' in rating_chart(few)
+    chart = rating_chart(many)
+    assert 'class="chart"' in chart and 'class="chart bands"' not in chart
+    assert chart.count('<polygon class="band"') == 12 and chart.count('<g class="now"') == 12
+    assert "Point at a line, a bar or a name to see its band." in chart
+    assert "polygon" not in history_chart({"LLR": [(0, 0.0), (5, 1.2)]}), "a plain line chart"
+
+
+def test_a_schema_1_folder_still_reports_its_ratings_with_their_uncertainty(
+    tmp_path: Path,
+) -> None:
+    """A results folder written before rounds existed keeps mu and sigma for every rated
+    game, so its report draws the bands and the bars too."""
+    bots = [arg for name in "abc" for arg in ("--bot", f"{name}={C_BOT}")]
+    code, output = run_cli("tournament", *bots, "--players", "3", "--deals", "2",
+                           "--out", str(tmp_path), "--quiet")  # fmt: skip
+    assert code == 0, output
+    with sqlite3.connect(tmp_path / "results.sqlite") as db:
+        db.executescript(
+            "DROP TABLE rounds; DROP TABLE tables; DROP TABLE round_standings;"
+            "ALTER TABLE games DROP COLUMN round; ALTER TABLE games DROP COLUMN table_no;"
+            "ALTER TABLE bots DROP COLUMN base; ALTER TABLE bots DROP COLUMN retired;"
+            "UPDATE meta SET value = '1' WHERE key = 'schema_version';"
+        )
+    db.close()
+    code, output = run_cli("report", str(tmp_path), "-o", str(tmp_path / "r.html"))
+    assert code == 0, output
+    html = (tmp_path / "r.html").read_text()
+    assert html.count('<polygon class="band"') == 3 and html.count('<g class="now"') == 3

@@ -41,9 +41,10 @@ from arena.results.store import open_existing
 def report(folder: Path, output: Path | None, max_replays: int) -> None:
     """Write a tournament's report: one HTML file that opens offline in any browser.
 
-    The leaderboard with rating bars, each bot's score over the games, who
-    places above whom, faults by kind, the sandbox layers, and every game in
-    a list to sort and filter, each opening in the replay viewer.
+    The leaderboard with rating bars, each bot's rating over the games (mu
+    with a band of mu +/- 3 sigma), who places above whom, faults by kind,
+    the sandbox layers, and every game in a list to sort and filter, each
+    opening in the replay viewer.
 
     \b
     Example:

@@ -46,6 +46,15 @@ svg.history polyline.line { fill: none; stroke-width: 2; }
 svg.history polyline.line.on { stroke-width: 4; }
 svg.history polyline.hit { fill: none; stroke: transparent; stroke-width: 12;
   pointer-events: stroke; cursor: pointer; }
+svg.history rect.hit { fill: none; pointer-events: all; cursor: pointer; }
+svg.history polygon.band { fill-opacity: 0; stroke-opacity: 0; pointer-events: none; }
+figure.chart.bands polygon.band { fill-opacity: 0.12; stroke-opacity: 0.45; }
+svg.history polygon.band.on { fill-opacity: 0.22; stroke-opacity: 0.8; }
+svg.history g.now line.range { stroke-width: 3; stroke-linecap: round; }
+svg.history g.now line.score { stroke-width: 2; }
+svg.history g.now.on line.range { stroke-width: 5; }
+figure.chart.focus polyline.line:not(.on), figure.chart.focus g.now:not(.on) { opacity: 0.3; }
+figure.chart figcaption { color: var(--muted); font-size: 0.9rem; }
 .scroll { overflow-x: auto; max-width: 100%; }
 ul.legend { display: flex; flex-wrap: wrap; gap: 0.2rem 1.2rem; list-style: none; padding: 0;
   margin: 0.4rem 0; }
@@ -64,15 +73,14 @@ CHART_JS = """
     chart.dataset.ready = "yes";
     const said = chart.querySelector("p.chart-hover");
     const show = (name, text) => {
-      for (const line of chart.querySelectorAll("polyline.line")) {
-        line.classList.toggle("on", line.dataset.bot === name);
-      }
-      for (const item of chart.querySelectorAll("ul.legend li")) {
+      // The bot's line, band, bar and legend entry stand out; the other lines fade.
+      for (const item of chart.querySelectorAll(".line, .band, g.now, ul.legend li")) {
         item.classList.toggle("on", item.dataset.bot === name);
       }
+      chart.classList.toggle("focus", name !== null);
       said.textContent = text;
     };
-    for (const hit of chart.querySelectorAll("polyline.hit, ul.legend li")) {
+    for (const hit of chart.querySelectorAll("polyline.hit, g.now, ul.legend li")) {
       hit.addEventListener("pointerenter", () => show(hit.dataset.bot, hit.dataset.say));
       hit.addEventListener("pointerleave", () => show(null, ""));
     }
@@ -223,33 +231,117 @@ def line_colour(index: int) -> str:
     return f"hsl({((index - len(PALETTE)) * 137.508 + 20) % 360:.0f} 70% 42%)"
 
 
+#: The rating chart's band: mu +/- this many sigma, as the leaderboard's bars (its lower
+#: edge is then the score, mu - 3 sigma, the leaderboard's order).
+SPREAD = 3
+#: Up to this many bots, the rating chart draws every band; beyond, a band shows only while
+#: its bot is pointed at (a dozen translucent bands overlap into one grey), and the bars of
+#: the ratings now, at the right, carry the uncertainty for every bot.
+BANDS_AT_REST = 4
+#: Room for each bot's bar of its rating now, at the right of the rating chart, in pixels.
+NOW_STEP = 10
+
+
 def history_chart(
     series: Mapping[str, Sequence[tuple[int, float]]],
     *,
     width: int = 720,
     height: int = 300,
-    label: str = "score over the games",
-    y_label: str = "score (mu - 3 sigma)",
+    label: str = "lines over the games",
+    y_label: str = "value",
     x_label: str = "games rated",
 ) -> str:
-    """Each bot's score (mu - 3 sigma) over the rated games, as an inline SVG line chart
-    (or any other named lines over the games: a match's LLR and its bounds).
+    """Named lines over the games as an inline SVG line chart: a match's LLR and its bounds
+    (:func:`rating_chart` draws ratings, with their uncertainty).
 
     Round ticks and their labels on both axes, the axes named, a legend, and
     each line named on hover (the line or its legend entry): the chart keeps
     its width (720 px) and scrolls sideways within a narrow screen.
     """
-    points = [point for line in series.values() for point in line]
-    if not points:
+    says = {
+        bot: f"{bot}: {line[-1][1]:.2f} after game {line[-1][0]}"
+        for bot, line in series.items()
+        if line
+    }
+    return _chart(
+        series, {}, says, width=width, height=height, label=label, y_label=y_label, x_label=x_label
+    )
+
+
+def rating_chart(
+    ratings: Mapping[str, Sequence[tuple[int, float, float]]],
+    *,
+    width: int = 720,
+    height: int = 300,
+    label: str = "ratings over the games",
+) -> str:
+    """Each bot's rating over the rated games, ``(game, mu, sigma)`` points, as an inline SVG:
+    mu as a line, mu +/- 3 sigma as a translucent band around it, and at the right each
+    bot's rating now as a bar (mu +/- 3 sigma, a dot at mu, a tick at the score).
+
+    The score (mu - 3 sigma) alone drew every line climbing together as sigma
+    shrank, bunched at the top; mu spreads the bots apart and the band says
+    how far apart the games have really told them. The y axis covers the
+    lines and the ratings now; a band's early, wider stretch is cut at the
+    chart's edges. Up to :data:`BANDS_AT_REST` bots every band shows; with
+    more, only the band of the bot pointed at (its line, bar or legend entry).
+    """
+    ratings = {bot: line for bot, line in ratings.items() if line}
+    series = {bot: [(game, mu) for game, mu, _ in line] for bot, line in ratings.items()}
+    spreads = {bot: [SPREAD * sigma for _, _, sigma in line] for bot, line in ratings.items()}
+    says: dict[str, str] = {}
+    for bot, line in ratings.items():
+        game, mu, sigma = line[-1]
+        says[bot] = (
+            f"{bot}: mu {mu:.2f} \u00b1 {SPREAD * sigma:.2f}, score {mu - SPREAD * sigma:.2f}, "
+            f"after game {game}"
+        )
+    return _chart(
+        series,
+        spreads,
+        says,
+        width=width,
+        height=height,
+        label=label,
+        y_label=f"rating (mu \u00b1 {SPREAD} sigma)",
+        x_label="games rated",
+    )
+
+
+def _chart(
+    series: Mapping[str, Sequence[tuple[int, float]]],
+    spreads: Mapping[str, Sequence[float]],
+    says: Mapping[str, str],
+    *,
+    width: int,
+    height: int,
+    label: str,
+    y_label: str,
+    x_label: str,
+) -> str:
+    """The line chart of :func:`history_chart` and :func:`rating_chart`: with ``spreads``
+    (each point's half-width), a band around each line and the bars of the last points."""
+    series = {bot: line for bot, line in series.items() if line}
+    if not series:
         return "<p>No game rated yet.</p>"
+    points = [point for line in series.values() for point in line]
     first, last = min(g for g, _ in points), max(g for g, _ in points)
-    low, high = min(s for _, s in points), max(s for _, s in points)
+    ends = [
+        (line[-1][1] - spreads[bot][-1], line[-1][1] + spreads[bot][-1])
+        for bot, line in series.items()
+        if bot in spreads
+    ]
+    low = min([s for _, s in points] + [a for a, _ in ends])
+    high = max([s for _, s in points] + [b for _, b in ends])
     if high - low < 1e-9:
         low, high = low - 1, high + 1
+    # The bars of the ratings now stand in a column of their own at the right.
+    column = max(NOW_STEP * len(ends) + 16, 52) if ends else 0
     left, right, top, bottom = 62, 16, 12, 46
+    plot_right = width - right - column
 
     def x(game: float) -> float:
-        return round(left + (width - left - right) * (game - first) / max(last - first, 1), 1)
+        return round(left + (plot_right - left) * (game - first) / max(last - first, 1), 1)
 
     def y(score: float) -> float:
         return round(height - bottom - (height - top - bottom) * (score - low) / (high - low), 1)
@@ -270,20 +362,18 @@ def history_chart(
         if t == int(t)
     )
     axes = (
-        f'<line class="axis" x1="{left}" y1="{height - bottom}" x2="{width - right}" '
+        f'<line class="axis" x1="{left}" y1="{height - bottom}" x2="{plot_right}" '
         f'y2="{height - bottom}"/>'
-        f'<text class="title" x="{(left + width - right) / 2}" y="{height - 8}" '
+        f'<text class="title" x="{(left + plot_right) / 2}" y="{height - 8}" '
         f'text-anchor="middle">{escape(x_label)}</text>'
         f'<text class="title" transform="translate(14 {(top + height - bottom) / 2}) rotate(-90)" '
         f'text-anchor="middle">{escape(y_label)}</text>'
     )
-    lines, hits, legend = [], [], []
+    lines, hits, bands, bars, legend = [], [], [], [], []
     for index, (bot, line) in enumerate(series.items()):
         colour = line_colour(index)
-        path = " ".join(f"{x(game)},{y(score)}" for game, score in line)
-        final = line[-1][1] if line else 0.0
-        say = escape(f"{bot}: {final:.2f} after game {line[-1][0] if line else first}")
-        name = escape(bot)
+        path = " ".join(f"{x(game)},{y(value)}" for game, value in line)
+        say, name = escape(says[bot]), escape(bot)
         lines.append(
             f'<polyline class="line" data-bot="{name}" stroke="{colour}" points="{path}">'
             f"<title>{name}</title></polyline>"
@@ -296,12 +386,57 @@ def history_chart(
             f'<li data-bot="{name}" data-say="{say}"><span class="swatch" '
             f'style="background: {colour}"></span>{name}</li>'
         )
+        if bot not in spreads:
+            continue
+        spread = spreads[bot]
+        outline = [f"{x(g)},{y(v + s)}" for (g, v), s in zip(line, spread, strict=True)] + [
+            f"{x(g)},{y(v - s)}" for (g, v), s in reversed(list(zip(line, spread, strict=True)))
+        ]
+        bands.append(
+            f'<polygon class="band" data-bot="{name}" fill="{colour}" stroke="{colour}" '
+            f'points="{" ".join(outline)}"/>'
+        )
+        mu, half = line[-1][1], spread[-1]
+        at = plot_right + 8 + NOW_STEP * index + NOW_STEP / 2
+        bars.append(
+            f'<g class="now" data-bot="{name}" data-say="{say}"><title>{say}</title>'
+            f'<rect class="hit" x="{at - NOW_STEP / 2}" y="{top}" width="{NOW_STEP}" '
+            f'height="{height - top - bottom}"/>'
+            f'<line class="range" x1="{at}" y1="{y(mu + half)}" x2="{at}" y2="{y(mu - half)}" '
+            f'stroke="{colour}"/><line class="score" x1="{at - 4}" y1="{y(mu - half)}" '
+            f'x2="{at + 4}" y2="{y(mu - half)}" stroke="{colour}"/>'
+            f'<circle cx="{at}" cy="{y(mu)}" r="3.5" fill="{colour}"/></g>'
+        )
+    # The bands in a nested svg the size of the plot: what lies beyond its edges is cut.
+    plot = (
+        f'<svg class="plot" x="{left}" y="{top}" width="{plot_right - left}" '
+        f'height="{height - top - bottom}" viewBox="{left} {top} {plot_right - left} '
+        f'{height - top - bottom}">{"".join(bands)}</svg>'
+        if bands
+        else ""
+    )
+    now = (
+        f'<text class="now" x="{plot_right + 8 + NOW_STEP * len(bars) / 2}" '
+        f'y="{height - bottom + 18}" text-anchor="middle">now</text>'
+        if bars
+        else ""
+    )
+    every = " bands" if bands and len(bands) <= BANDS_AT_REST else ""
+    note = (
+        f"<figcaption>A line is a bot's mu; its band spans mu &plusmn; {SPREAD} sigma, and the "
+        "band's lower edge is the score the leaderboard ranks by. At the right: the ratings "
+        "now."
+        + ("" if every else " Point at a line, a bar or a name to see its band.")
+        + "</figcaption>"
+        if bands
+        else ""
+    )
     return (
-        f'<figure class="chart" style="margin: 0"><div class="scroll"><svg class="history" '
+        f'<figure class="chart{every}" style="margin: 0"><div class="scroll"><svg class="history" '
         f'width="{width}" height="{height}" role="img" aria-label="{escape(label)}">'
-        f"{grid}{axes}{''.join(lines)}{''.join(hits)}</svg></div>"
+        f"{grid}{axes}{plot}{''.join(lines)}{''.join(hits)}{''.join(bars)}{now}</svg></div>"
         f'<p class="chart-hover" aria-live="polite"></p><ul class="legend">{"".join(legend)}</ul>'
-        f"<script>{CHART_JS}</script></figure>"
+        f"{note}<script>{CHART_JS}</script></figure>"
     )
 
 

@@ -1,7 +1,7 @@
 """``arena report``: a tournament's results folder as one offline HTML page.
 
 It gathers what the store already holds (nothing is re-rated): the
-leaderboard with rating bars, each bot's score over the games, who places
+leaderboard with rating bars, each bot's rating over the games, who places
 above whom, faults by kind, the sandbox the bots ran in, and the list of
 games, each opening in the replay viewer. The replays travel inside the page
 (packed, about 2.5 KB a 4-seat game), so the page still opens offline when it is
@@ -20,7 +20,7 @@ from typing import Any
 
 import orjson
 
-from arena.report.html import faults_table, history_chart, leaderboard_table, page, pairwise_table
+from arena.report.html import faults_table, leaderboard_table, page, pairwise_table, rating_chart
 from arena.report.replay_view import asset, json_script, pack, viewer_parts
 from arena.results.store import Store
 
@@ -98,9 +98,9 @@ def report_page(
     sections = [
         ("Leaderboard", leaderboard_table(rows)),
         (
-            "Score over the games",
+            "Ratings over the games",
             _top_note(len(charted), len(bots), "lines")
-            + history_chart(_in_order(store.history(bots=set(charted)), charted)),
+            + rating_chart(_in_order(store.history(bots=set(charted)), charted)),
         ),
         (
             "Who places above whom",

@@ -611,15 +611,20 @@ class Store:
 
     def history(
         self, points: int = 200, bots: Collection[str] | None = None
-    ) -> dict[str, list[tuple[int, float]]]:
-        """Each bot's score (mu - 3 sigma) after its rated games: at most ``points`` of them,
-        evenly spread, the last one always kept; only ``bots``' if given."""
-        series: dict[str, list[tuple[int, float]]] = {}
+    ) -> dict[str, list[tuple[int, float, float]]]:
+        """Each bot's rating, ``(game, mu, sigma)``, after its rated games: at most ``points``
+        of them, evenly spread, the last one always kept; only ``bots``' if given.
+
+        Sigma comes with mu so that a chart can show how sure each rating is (the score,
+        mu - 3 sigma, alone made every line climb together as sigma shrank). Every
+        schema version's ``ratings`` table holds both.
+        """
+        series: dict[str, list[tuple[int, float, float]]] = {}
         query, names = "SELECT game, bot, mu, sigma FROM ratings", sorted(bots or ())
         if bots is not None:
             query += f" WHERE bot IN ({','.join('?' * len(names))})"
         for game, bot, mu, sigma in self.db.execute(f"{query} ORDER BY game", names):
-            series.setdefault(bot, []).append((int(game), round(mu - 3 * sigma, 3)))
+            series.setdefault(bot, []).append((int(game), round(mu, 3), round(sigma, 3)))
         for bot, scores in series.items():
             if len(scores) > points:
                 step = len(scores) / points
