@@ -761,6 +761,54 @@ def test_the_report_in_a_browser(browser: Browser, tmp_path: Path) -> None:
     assert requests == [], "the page loads nothing"
 
 
+def test_a_first_fault_in_the_report_opens_its_game(browser: Browser, tmp_path: Path) -> None:
+    """Each of a bot's first faults links to its game: a click opens it in the viewer (a
+    second click, after stepping on, shows it from its start again); a game whose replay
+    the page does not carry names the command that shows it instead."""
+    illegal = f"illegal=python3 {ROOT / 'tests/bots/misbehave.py'} illegal first-faults"
+    bots = [arg for bot in (f"a={C_BOT}", f"b={C_BOT}", illegal) for arg in ("--bot", bot)]
+    club = tmp_path / "club"
+    code, output = run_cli("tournament", *bots, "--players", "2", "--deals", "2", "--seed", "8",
+                           "--out", str(club), "--quiet", "--no-sandbox")  # fmt: skip
+    assert code == 0, output
+    code, output = run_cli("leaderboard", str(club), "--format", "json")
+    details = {row["bot"]: row["fault_details"] for row in json.loads(output)}["illegal"]
+    assert len(details) == 3 and {fault["kind"] for fault in details} == {"illegal"}
+    report = tmp_path / "report.html"
+    assert run_cli("report", str(club), "-o", str(report))[0] == 0
+    requests: list[str] = []
+    errors: list[str] = []
+    page = offline(browser, report, requests, errors=errors)
+    links = page.locator("table.faults td.details a")
+    assert links.all_inner_texts() == [fault["game"] for fault in details]
+    watched = details[1]["game"]  # not the first: the link opens its own game
+    links.nth(1).click()
+    opened(page)
+    assert page.locator("#viewer-title").inner_text() == f"Game {watched}"
+    assert page.evaluate("window.location.hash") == f"#game={watched}"
+    seed = read_replay(club / "replays" / f"{watched}.jsonl")[0]["seed"]
+    assert page.locator("#caption").inner_text().startswith(f"Game {watched}, seed {seed}")
+    page.keyboard.press("End")
+    caption = page.locator("#caption").inner_text()
+    assert "illegal faulted (illegal: " in caption, caption
+    links.nth(1).click()  # the open game's link: the game again, from its start
+    opened(page)
+    assert page.locator("#caption").inner_text().startswith(f"Game {watched}, seed {seed}")
+    assert errors == [] and requests == [], "the page loads nothing"
+
+    assert run_cli("report", str(club), "-o", str(report), "--max-replays", "1")[0] == 0
+    capped = offline(browser, report, requests, errors=errors)
+    cell = capped.locator("table.faults td.details")
+    assert cell.locator("a").all_inner_texts() == [details[0]["game"]], "the first goes in first"
+    for fault in details[1:]:
+        command = f"arena replay {club} --game {fault['game']} --html"
+        assert command in cell.locator("code").all_inner_texts()
+    cell.locator("a").click()
+    opened(capped)
+    assert capped.locator("#viewer-title").inner_text() == f"Game {details[0]['game']}"
+    assert errors == [] and requests == [], "the page loads nothing"
+
+
 def renamed(folder: Path, old: str, new: str) -> None:
     """Rename a bot everywhere in a results folder: every text column, every replay."""
     with sqlite3.connect(folder / "results.sqlite") as db:

@@ -197,15 +197,31 @@ def test_inline_json_cannot_end_its_script_element() -> None:
 def test_a_capped_report_carries_the_faulty_games_then_games_spread_over_the_schedule() -> None:
     faulty = (7, 30)
     games = [
-        {"ordinal": n, "replay": f"r/g{n}", "seats": [{"fault": "crash" if n in faulty else None}]}
+        {"ordinal": n, "id": f"g{n}", "replay": f"r/g{n}",
+         "seats": [{"fault": "crash" if n in faulty else None}]}
         for n in range(1, 41)
-    ]
+    ]  # fmt: skip
     assert chosen(games, 100) == games
     picked = [game["ordinal"] for game in chosen(games, 6)]
     assert picked[:2] == [7, 30], "the games with a fault first"
     assert picked[2:] == [1, 11, 21, 31], "then spread over the other 38"
     assert [game["ordinal"] for game in chosen(games, 1)] == [7]
     assert chosen(games, 0) == []
+
+
+def test_a_capped_report_carries_the_games_of_the_first_faults_before_any_other() -> None:
+    """The faults table links each bot's first faults to their games: those go in first."""
+    faulty = (3, 7, 30)
+    games = [
+        {"ordinal": n, "id": f"g{n}", "replay": f"r/g{n}",
+         "seats": [{"fault": "crash" if n in faulty else None}]}
+        for n in range(1, 41)
+    ]  # fmt: skip
+    picked = [game["ordinal"] for game in chosen(games, 4, first=["g30", "g7"])]
+    assert picked[:2] == [7, 30], "the first faults' games, in schedule order"
+    assert picked[2] == 3, "then the other games with a fault"
+    assert [game["ordinal"] for game in chosen(games, 1, first=["g30"])] == [30]
+    assert len(chosen(games, 40, first=["g30"])) == 40
 
 
 def test_arena_report_of_a_tournament_with_a_faulty_bot(tmp_path: Path) -> None:
@@ -240,12 +256,16 @@ def test_arena_report_of_a_tournament_with_a_faulty_bot(tmp_path: Path) -> None:
     details = rows["crash"]["fault_details"]
     assert len(details) == 3 and {d["kind"] for d in details} == {"crash"}
     assert all(d["game"] and d["detail"] for d in details), details
+    links = [attrs for tag, attrs in parsed.elements if tag == "a"]
+    assert [(a["href"], a["data-game"]) for a in links] == [
+        (f"#game={d['game']}", d["game"]) for d in details
+    ], "each first fault links to its game in the viewer, the games list's address"
     assert {line[0]: line[1] for line in faults[1:]}["crash"] == "9", "it crashed in all 9 games"
     lines = {str(attrs["data-bot"]): attrs["points"] for tag, attrs in parsed.elements
              if tag == "polyline"}  # fmt: skip
     assert sorted(lines) == ["a", "b", "crash"]
     assert all(len((points or "").split()) == 9 for points in lines.values()), "a point a game"
-    assert not re.search(r"(src|href)\s*=", text)
+    assert not re.search(r"src\s*=|href\s*=\s*\"(?!#)", text), "nothing to load, links in-page"
     listed = embedded(text, "game-list")
     assert sorted(listed["bots"]) == ["a", "b", "crash"]
     assert len(listed["games"]) == 9
@@ -268,6 +288,15 @@ def test_arena_report_of_a_tournament_with_a_faulty_bot(tmp_path: Path) -> None:
     assert code == 0, output
     text = (tmp_path / "club" / "report.html").read_text()
     assert len(embedded(text, "replays")) == 4 and "the replays of 4 of the 9" in text
+    assert {d["game"] for d in details} <= set(embedded(text, "replays")), "first faults in"
+    code, output = run_cli("report", str(tmp_path / "club"), "--max-replays", "0")
+    assert code == 0, output
+    text = (tmp_path / "club" / "report.html").read_text()
+    crashed = {line[0]: line for line in parse(text).tables[2][1:]}["crash"]
+    for detail in details:  # no replay in the page: the command that shows the game
+        command = f"arena replay {tmp_path / 'club'} --game {detail['game']} --html"
+        assert f"{detail['game']} (its replay is not in this page: {command}): crash" in crashed[2]
+    assert "<a " not in text
     assert len(embedded(text, "game-list")["games"]) == 9, "every game is still listed"
     (tmp_path / "club" / stored[0]["replay"]).unlink()
     (tmp_path / "club" / stored[1]["replay"]).write_text('{"type": "game", "pla\n')

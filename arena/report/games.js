@@ -162,6 +162,15 @@
     $("viewer-title").scrollIntoView();
   }
   window.addEventListener("hashchange", follow);
+  // A link elsewhere in the report to a game (a bot's first faults) sets the address as
+  // a game's button does; to the game already open the address does not change, so the
+  // link shows it again from its start, as the button does.
+  document.addEventListener("click", (e) => {
+    const link = e.target.closest("a[data-game]");
+    if (!link || link.getAttribute("href") !== window.location.hash) return;
+    e.preventDefault();
+    follow();
+  });
   refresh();
   follow();
 })();

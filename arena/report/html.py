@@ -9,9 +9,11 @@ a browser draws them with nothing to load.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+import shlex
+from collections.abc import Callable, Collection, Mapping, Sequence
 from html import escape
 from typing import Any
+from urllib.parse import quote
 
 from arena.report.figures import figure
 from arena.report.figures import share as share_text
@@ -34,6 +36,7 @@ td.bot, th.bot { text-align: left; font-weight: 600; }
 th.faults, td.faults { text-align: left; }
 td.faults { color: var(--muted); }
 td.details { text-align: left; } td.details ul { margin: 0; padding-left: 1.1rem; }
+td.details a { color: var(--accent); font-weight: 600; }
 svg.rating line.range { stroke: var(--bar); stroke-width: 8; stroke-linecap: round; }
 svg.rating circle { fill: var(--accent); }
 svg.rating line.score { stroke: var(--fg); stroke-width: 2; }
@@ -443,9 +446,15 @@ def _chart(
 def faults_table(
     rows: Sequence[Mapping[str, Any]],
     details: Mapping[str, Sequence[Mapping[str, str]]] | None = None,
+    *,
+    in_page: Collection[str] = (),
+    folder: str = "FOLDER",
 ) -> str:
     """How often each bot faulted, by kind, and (``details``) its first faults: the game,
-    the kind and why, so a reader sees the reason without opening a replay."""
+    the kind and why, so a reader sees the reason without opening a replay, and then the
+    game itself a click away. A game whose replay is ``in_page`` links to the page's
+    viewer (``#game=ID``, the address the games list gives it); any other says the
+    command that shows it (``folder``: the results folder, as the user named it)."""
     kinds = sorted({kind for row in rows for kind in row["faults"]})
     if not kinds:
         return "<p>No bot faulted.</p>"
@@ -454,7 +463,11 @@ def faults_table(
     body = "".join(
         f'<tr><td class="bot">{escape(str(row["bot"]))}</td>'
         + "".join(f"<td>{row['faults'].get(kind, 0)}</td>" for kind in kinds)
-        + (_first_faults((details or {}).get(str(row["bot"]), [])) if details is not None else "")
+        + (
+            _first_faults((details or {}).get(str(row["bot"]), []), in_page, folder)
+            if details is not None
+            else ""
+        )
         + "</tr>"
         for row in rows
     )
@@ -464,12 +477,37 @@ def faults_table(
     )
 
 
-def _first_faults(faults: Sequence[Mapping[str, str]]) -> str:
-    """A cell listing a bot's first faults: game, kind and detail, each escaped."""
+def _first_faults(
+    faults: Sequence[Mapping[str, str]], in_page: Collection[str], folder: str
+) -> str:
+    """A cell listing a bot's first faults: game, kind and detail, each escaped; the game
+    a link to it in the viewer where its replay is in the page, else the command that
+    shows it."""
     items = "".join(
-        f'<li><span class="game">{escape(fault["game"])}</span>: {escape(fault["kind"])}'
+        f"<li>{_fault_game(fault['game'], in_page, folder)}: {escape(fault['kind'])}"
         + (f": {escape(fault['detail'])}" if fault["detail"] else "")
         + "</li>"
         for fault in faults
     )
     return f'<td class="details"><ul>{items}</ul></td>' if items else "<td>-</td>"
+
+
+#: What JavaScript's ``encodeURIComponent`` leaves as it is, beyond letters, digits and
+#: ``_.-~`` (which ``quote`` leaves too): a link then reads as the games list's address.
+URI_COMPONENT_SAFE = "!'()*"
+
+
+def _fault_game(game: str, in_page: Collection[str], folder: str) -> str:
+    """A first fault's game: a link that opens it in the report's viewer, written as the
+    games list writes its address (JavaScript's ``encodeURIComponent``), or, for a game
+    whose replay the page does not carry, its id and the command that shows it."""
+    if game in in_page:
+        return (
+            f'<a class="game" href="#game={quote(game, safe=URI_COMPONENT_SAFE)}" '
+            f'data-game="{escape(game)}" title="watch this game">{escape(game)}</a>'
+        )
+    command = f"arena replay {shlex.quote(folder)} --game {shlex.quote(game)} --html"
+    return (
+        f'<span class="game">{escape(game)}</span> (its replay is not in this page: '
+        f"<code>{escape(command)}</code>)"
+    )

@@ -5,13 +5,14 @@ leaderboard with rating bars, each bot's rating over the games, who places
 above whom, faults by kind, the sandbox the bots ran in, and the list of
 games, each opening in the replay viewer. The replays travel inside the page
 (packed, about 2.5 KB a 4-seat game), so the page still opens offline when it is
-mailed alone; past ``max_replays`` games, those with a fault come first and
+mailed alone; past ``max_replays`` games, the games of each bot's first faults
+come first (the faults table links to them), then the others with a fault, and
 the rest are spread evenly over the schedule.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from html import escape
@@ -93,7 +94,10 @@ def report_page(
         if layers
         else "<p>The bots ran unconfined (--no-sandbox).</p>"
     )
-    games, notices = games_section(store.games(), folder, max_replays)
+    details = store.fault_details()
+    finished = store.games()
+    wanted = chosen(finished, max_replays, first=first_fault_games(details))
+    games, notices = games_section(finished, folder, max_replays, wanted=wanted)
     charted, mapped = bots[:CHART_TOP], bots[:HEAT_MAP_TOP]
     sections = [
         ("Leaderboard", leaderboard_table(rows)),
@@ -107,7 +111,12 @@ def report_page(
             _top_note(len(mapped), len(bots), "rows and columns")
             + pairwise_table(mapped, store.pairwise(set(mapped))),
         ),
-        ("Faults", faults_table(rows, store.fault_details())),
+        (
+            "Faults",
+            faults_table(
+                rows, details, in_page={game["id"] for game in wanted}, folder=str(folder)
+            ),
+        ),
         ("Sandbox layers", sandbox),
         ("Games", games),
     ]
@@ -170,14 +179,21 @@ def replay_problem(text: str) -> str | None:
 
 
 def games_section(
-    games: Sequence[dict[str, Any]], folder: Path, max_replays: int
+    games: Sequence[dict[str, Any]],
+    folder: Path,
+    max_replays: int,
+    *,
+    wanted: list[dict[str, Any]] | None = None,
 ) -> tuple[str, list[str]]:
     """The sortable, filterable list of ``games`` and the viewer their replays open in,
-    and a notice for replays that could not be read."""
+    and a notice for replays that could not be read. ``wanted``: the games whose replays
+    go in the page, where the caller chose them (default: :func:`chosen`'s
+    ``max_replays``)."""
     if not games:
         return "<p>No game has finished yet.</p>", []
     bots = sorted({seat["bot"] for game in games for seat in game["seats"]})
-    wanted = chosen(games, max_replays)
+    if wanted is None:
+        wanted = chosen(games, max_replays)
     replays, damaged, stripped = _load_replays(wanted, folder)
     notices = _replay_notices(damaged, len(wanted), stripped)
     why_fewer = [
@@ -290,12 +306,25 @@ def _game_list(games: Sequence[dict[str, Any]], bots: list[str]) -> dict[str, An
     }
 
 
-def chosen(games: Sequence[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
-    """The games whose replays go in the page: all, or ``limit`` of them (faulty ones first)."""
+def first_fault_games(details: Mapping[str, Sequence[Mapping[str, str]]]) -> list[str]:
+    """The games of each bot's first faults (:meth:`Store.fault_details`), each once."""
+    return list(dict.fromkeys(fault["game"] for faults in details.values() for fault in faults))
+
+
+def chosen(
+    games: Sequence[dict[str, Any]], limit: int, *, first: Collection[str] = ()
+) -> list[dict[str, Any]]:
+    """The games whose replays go in the page: all, or ``limit`` of them: the games of
+    ``first`` (the bots' first faults, which the faults table links to: a few a bot),
+    then the other games with a fault, then games spread evenly over the schedule."""
     with_replay = [game for game in games if game["replay"]]
     if len(with_replay) <= limit:
         return with_replay
-    faulty = [g for g in with_replay if any(s["fault"] for s in g["seats"])][:limit]
+    linked = set(first)
+    faulty = [
+        *(g for g in with_replay if g["id"] in linked),
+        *(g for g in with_replay if g["id"] not in linked and any(s["fault"] for s in g["seats"])),
+    ][:limit]
     taken = {game["ordinal"] for game in faulty}
     rest = [game for game in with_replay if game["ordinal"] not in taken]
     room = limit - len(faulty)
