@@ -7,8 +7,10 @@ leaves out build outputs and caches (:data:`arena.bots.spec.BUILD_CACHES`),
 and takes the new name everywhere the kit names itself: its ``bot.toml``
 and the project files of its language, each in the form that language
 allows (a crate, a Maven artifact, a Go module, a CMake project, an npm
-package). A lock file that records the project's own name is renamed in
-step, so that a locked build still accepts it.
+package), and the name its bot gives in ``ready``. A lock file that
+records the project's own name is renamed in step, so that a locked build
+still accepts it. The copy's README names the copy's folder, so that its
+commands work outside a checkout (:func:`readme_for`).
 """
 
 from __future__ import annotations
@@ -100,6 +102,8 @@ RENAMES: dict[str, tuple[Rename, ...]] = {
         Rename(("src/main/java/arena/bot/Main.java",), "java-greedy.jar", jar_name),
         Rename(("src/main/java/arena/bot/Main.java",), 'Message.Ready("java-greedy"', _as_is),
     ),
+    # A Python bot has no project file: its name is only in its bot.toml and its ready.
+    "python": (Rename(("bot.py",), 'NAME = "python-greedy"', _as_is),),
     "rust": (
         Rename(("Cargo.toml", "Cargo.lock"), 'name = "arena-bot"', crate_name),
         Rename(("src/main.rs",), 'const NAME: &str = "rust-greedy"', _as_is),
@@ -114,11 +118,18 @@ RENAMES: dict[str, tuple[Rename, ...]] = {
     ),
 }
 #: Other names people give the kits' languages (any case: ``Rust``, ``TS``, ``C++``).
-ALIASES = {"c++": "cpp", "rs": "rust", "golang": "go", "ts": "typescript", "jdk": "java"}
+ALIASES = {
+    "c++": "cpp",
+    "rs": "rust",
+    "golang": "go",
+    "ts": "typescript",
+    "jdk": "java",
+    "py": "python",
+    "python3": "python",
+}
 LANGUAGES = tuple(sorted(RENAMES))
 #: Where to start in the languages with sample bots but no kit.
 _ELSEWHERE = {
-    "python": " (for Python, start from arena/samples/arena_bot.py: one choose function)",
     "javascript": " (for JavaScript, start from sample_bots/javascript/random_bot.js)",
     "c": " (for C, start from sample_bots/c/random_bot.c)",
 }
@@ -161,12 +172,10 @@ def new_bot(language: str, folder: Path, name: str | None = None) -> str:
 def _copy(kit: Path, folder: Path, language: str, bot: str) -> None:
     """The kit copied to ``folder`` and renamed ``bot`` (see :func:`new_bot`)."""
     shutil.copytree(kit, folder, ignore=shutil.ignore_patterns(*BUILD_CACHES), dirs_exist_ok=True)
-    readme = folder / "README.md"  # its commands name the kit's folder (now this one) and
-    # the checkout's .venv (an author runs `arena` from the environment arena is installed in)
+    readme = folder / "README.md"
     if readme.is_file():
         text = readme.read_text(encoding="utf-8")
-        text = text.replace(f"sample_bots/{language}", str(folder))
-        readme.write_text(text.replace("`.venv/bin/arena ", "`arena "), encoding="utf-8")
+        readme.write_text(readme_for(text, language, folder), encoding="utf-8")
     for rename in RENAMES[language]:
         new = rename.old.replace(_own_name(rename.old), rename.form(bot))
         for pattern in rename.files:
@@ -178,6 +187,14 @@ def _copy(kit: Path, folder: Path, language: str, bot: str) -> None:
     manifest = folder / MANIFEST
     text = manifest.read_text(encoding="utf-8")
     manifest.write_text(_MANIFEST_NAME.sub(f'name = "{bot}"', text, count=1), encoding="utf-8")
+
+
+def readme_for(text: str, language: str, folder: Path) -> str:
+    """A kit's README as its copy in ``folder`` has it: the commands name the kit's folder,
+    now ``folder``, and run ``arena`` rather than the checkout's ``.venv/bin/arena`` (an
+    author runs it from the environment arena is installed in)."""
+    text = text.replace(f"sample_bots/{language}", str(folder))
+    return text.replace("`.venv/bin/arena ", "`arena ")
 
 
 def _own_name(old: str) -> str:

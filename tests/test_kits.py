@@ -6,7 +6,12 @@ Real toolchains, real builds, real bot processes. For each kit:
 - its typed model round-trips every message of ``protocol/examples/roundtrip.jsonl``
   (the guide's examples and a recorded session with dogs, a blind dog,
   declarations and ``history``): each line printed back is the same JSON;
-- ``arena check-bot`` passes;
+- its README's Check line, as ``arena new-bot`` writes it into a copy (the
+  folder's path, ``arena`` on PATH), run as printed from a folder outside
+  the repository: ``arena check-bot`` passes; and its Play line is the
+  Python kit's but for the folder, the one tests/test_newbot.py runs from a
+  new bot's folder (a tournament against the random and greedy Python bots
+  shipped inside arena);
 - a clean rebuild gives the same files hash arena records (a resumed
   tournament or a growing league would otherwise see a "changed" bot);
 
@@ -18,8 +23,11 @@ missing, these tests fail under CI and are skipped elsewhere, saying which.
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -28,6 +36,7 @@ import pytest
 from arena.bots.builds import build_bot
 from arena.bots.fingerprint import files_hash
 from arena.bots.spec import BotSpec, parse_bot
+from arena.newbot import readme_for
 from tests.kit_fixture import FIXTURE
 from tests.system import E2E, needs
 from tests.test_tournament import leaderboard, run_cli
@@ -49,7 +58,11 @@ KITS: dict[str, tuple[dict[str, str], dict[str, str], tuple[str, ...]]] = {
         ("build",),
     ),
     "typescript": ({"node": "Node.js", "npm": "npm"}, {}, ("dist", "node_modules")),
+    # Runs under arena's own Python: nothing to build, no tool beyond the one running this.
+    "python": ({}, {}, ("__pycache__",)),
 }
+#: A README's commands: ``- Check (builds first): `COMMAND` `` and ``- Play: `COMMAND` ``.
+COMMAND_LINE = re.compile(r"^- (Check|Play)\b[^`\n]*`([^`]+)`", re.MULTILINE)
 
 
 def kit_param(kit: str) -> object:
@@ -104,11 +117,75 @@ def test_the_kit_round_trips_every_message(kit: str, built: Build) -> None:
         assert json.loads(received) == json.loads(sent), (sent, received)
 
 
+def run_as_printed(command: str, where: Path) -> str:
+    """A README's command run by bash in ``where``, as its reader would: ``arena`` is the one
+    of this environment (first on PATH). Its output.
+
+    Raises:
+        AssertionError: the command failed.
+    """
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
+    done = subprocess.run(
+        ["bash", "-c", command], cwd=where, env={**os.environ, "PATH": path},
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, f"{command}\n{done.stdout}{done.stderr}"
+    return done.stdout + done.stderr
+
+
+def readme_commands(readme: str) -> dict[str, str]:
+    """The Check and Play commands of a bot's README, by name."""
+    commands = dict(COMMAND_LINE.findall(readme))
+    assert set(commands) == {"Check", "Play"}, readme
+    return commands
+
+
+def check_as_printed(readme: str, bot: str, where: Path) -> None:
+    """A bot's README's Check command, run as printed from ``where``: the bot ``bot`` passes
+    every check, and says its name."""
+    output = run_as_printed(readme_commands(readme)["Check"], where)
+    assert output.rstrip().endswith(f"{bot}: all checks passed"), output
+    assert f"PASS  handshake  (ready as {bot!r})" in output, output
+
+
+def play_as_printed(readme: str, bot: str, where: Path) -> None:
+    """A bot's README's Play command, run as printed from ``where``: a tournament of the bot
+    ``bot`` and the random and greedy Python bots, with no fault."""
+    run_as_printed(readme_commands(readme)["Play"], where)
+    [played] = (where / "results").iterdir()
+    rows = leaderboard(played)
+    assert {row["bot"] for row in rows} == {bot, "random_bot", "greedy_bot"}, rows
+    assert all(row["games"] and not row["faults"] for row in rows), rows
+
+
+def copied_readme(kit: str) -> str:
+    """The kit's README as a copy of the kit in its own folder would have it."""
+    return readme_for((folder(kit) / "README.md").read_text(), kit, folder(kit))
+
+
 @pytest.mark.parametrize("kit", PARAMS)
-def test_check_bot_passes(kit: str, built: Build) -> None:
-    built(kit)
-    code, output = run_cli("check-bot", str(folder(kit)))
-    assert code == 0, output
+def test_the_readmes_check_passes_from_outside_the_repository(
+    kit: str, built: Build, tmp_path: Path
+) -> None:
+    """The Check command as a new bot's README prints it (the kit's folder by its path), run
+    from a folder of the reader's own."""
+    check_as_printed(copied_readme(kit), built(kit).name, tmp_path)
+
+
+def test_every_readmes_play_line_is_the_python_kits_but_for_the_folder() -> None:
+    """So the Play line tests/test_newbot.py runs from a new Python bot's folder stands for
+    all: their opponents ship inside arena, and nothing else names this repository. (Each
+    kit's own bot in a tournament: the tournament of every kit below.)"""
+    played = {}
+    for kit in KITS:
+        commands = readme_commands(copied_readme(kit))
+        shown = {name: line.replace(str(folder(kit)), "FOLDER") for name, line in commands.items()}
+        assert shown["Check"] == "arena check-bot FOLDER", kit
+        played[kit] = shown["Play"]
+    assert set(played.values()) == {
+        'arena tournament --bot FOLDER --bot "python3 -m arena.samples.random_bot" '
+        '--bot "python3 -m arena.samples.greedy_bot" --players 3 --deals 10'
+    }, played
 
 
 @pytest.mark.parametrize("kit", PARAMS)

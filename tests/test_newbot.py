@@ -4,7 +4,9 @@ A new bot is what a new author builds first, so each language's copy is
 built with its real toolchain where that is quick (Go, TypeScript, Java:
 built and checked by ``arena check-bot``), and otherwise its renamed project
 is read by the toolchain (Rust: ``cargo metadata --locked``, the lock file
-included; C++: CMake's configure step).
+included; C++: CMake's configure step). A new Python bot, which needs no
+toolchain, goes the whole way a new author goes: ``arena new-bot``, then its
+README's Check and Play commands as printed, from the author's own folder.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from arena.bots.spec import BUILD_CACHES, parse_bot
 from arena.newbot import KITS, LANGUAGES, RENAMES, new_bot
 from tests.system import E2E, needs
 from tests.test_kits import KITS as KIT_TOOLS
+from tests.test_kits import check_as_printed, play_as_printed, run_as_printed
 from tests.test_tournament import run_cli
 
 pytestmark = E2E
@@ -31,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_unknown_language_and_a_used_folder_are_one_line_errors(tmp_path: Path) -> None:
     code, output = run_cli("new-bot", "cobol", str(tmp_path / "x"))
     assert code == 1
-    kits = "cpp, go, java, rust, typescript"
+    kits = "cpp, go, java, python, rust, typescript"
     assert output == f"Error: no starter kit for 'cobol'; the kits: {kits}\n"
     used = tmp_path / "used"
     used.mkdir()
@@ -48,7 +51,7 @@ def test_unknown_language_and_a_used_folder_are_one_line_errors(tmp_path: Path) 
 @pytest.mark.parametrize(
     ("said", "kit"),
     [("Rust", "rust"), ("rs", "rust"), ("TS", "typescript"), ("c++", "cpp"), ("CPP", "cpp"),
-     ("golang", "go"), ("Go", "go"), ("Java", "java")],
+     ("golang", "go"), ("Go", "go"), ("Java", "java"), ("py", "python"), ("Python3", "python")],
 )  # fmt: skip
 def test_a_language_is_known_in_any_case_and_by_its_common_names(
     said: str, kit: str, tmp_path: Path
@@ -106,6 +109,17 @@ def built_and_checked(language: str, folder: Path) -> None:
 )
 def test_a_new_bot_builds_and_passes_check_bot(language: str, tmp_path: Path) -> None:
     built_and_checked(language, tmp_path / f"my-{language}-bot")
+
+
+def test_a_new_python_bots_readme_commands_pass_from_its_authors_folder(tmp_path: Path) -> None:
+    """``arena new-bot python`` run as an author runs it (``arena`` of this environment on
+    PATH, a folder outside the repository), then the Check and Play commands the copy's
+    README prints: the bot passes every check under its new name, and plays the random
+    and greedy Python bots that ship inside arena."""
+    run_as_printed(f"arena new-bot python {tmp_path / 'mybot'}", tmp_path)
+    readme = (tmp_path / "mybot" / "README.md").read_text()
+    check_as_printed(readme, "mybot", tmp_path)
+    play_as_printed(readme, "mybot", tmp_path)
 
 
 def toolchain_reads(language: str, folder: Path, command: list[str]) -> str:
@@ -196,8 +210,8 @@ def test_a_folder_that_cannot_be_made_is_one_line(tmp_path: Path) -> None:
     code, output = run_cli("new-bot", "go", str(tmp_path / "afile" / "sub"))
     assert code == 1 and output.count("\n") == 1
     assert output.startswith(f"Error: cannot write the new bot to {tmp_path / 'afile' / 'sub'}")
-    code, output = run_cli("new-bot", "python", str(tmp_path / "p"))
-    assert code == 1 and "arena/samples/arena_bot.py" in output
+    code, output = run_cli("new-bot", "javascript", str(tmp_path / "j"))
+    assert code == 1 and "sample_bots/javascript/random_bot.js" in output
 
 
 def test_a_build_that_cannot_start_or_fails_is_one_line_naming_its_log(tmp_path: Path) -> None:

@@ -160,13 +160,13 @@ def check_table(
 @click.argument("folder", metavar="[DIR]", required=False, type=click.Path(path_type=Path))
 @click.option("--name", help="The bot's name (default: the folder's name).")
 def new_bot_command(language: str, folder: Path | None, name: str | None) -> None:
-    """Start a bot from a starter kit: LANG is one of cpp, go, java, rust, typescript.
+    """Start a bot from a starter kit: LANG is cpp, go, java, python, rust or typescript.
 
     Copies the kit to DIR (default: LANG-bot), a new or empty folder, with the
-    bot's name filled in: its bot.toml, and the crate, Maven artifact, Go
-    module, CMake project or npm package of the language. The kit plays a
-    sensible greedy game already; write your strategy in the place its
-    README names.
+    bot's name filled in: its bot.toml, the name it gives itself, and the
+    crate, Maven artifact, Go module, CMake project or npm package of the
+    language. The kit plays a sensible greedy game already; write your
+    strategy in the place its README names.
 
     \b
     Example:
