@@ -60,7 +60,7 @@ BESIDE = {
     "protocol/schemas": "arena/schemas",
     **{
         f"sample_bots/{kit}": f"arena/kits/{kit}"
-        for kit in ("cpp", "go", "java", "python", "rust", "typescript")
+        for kit in ("agent", "cpp", "go", "java", "python", "rust", "typescript")
     },
 }
 #: Build outputs and caches a kit may hold in a checkout (arena.bots.spec.BUILD_CACHES; a

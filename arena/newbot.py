@@ -88,6 +88,8 @@ def _as_is(name: str) -> str:
 #: other rename can match inside the new name) the name its bot gives in ``ready`` (a
 #: renamed kit bot said ``rust-greedy`` still).
 RENAMES: dict[str, tuple[Rename, ...]] = {
+    # A trained agent, through the bridge: named in ready by its run line.
+    "agent": (Rename((MANIFEST,), '--name "trained"', _as_is),),
     "cpp": (
         Rename(("CMakeLists.txt",), "arena_cpp_bot", cmake_project),
         Rename(("src/main.cpp",), 'kName = "cpp-greedy"', _as_is),

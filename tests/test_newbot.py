@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_unknown_language_and_a_used_folder_are_one_line_errors(tmp_path: Path) -> None:
     code, output = run_cli("new-bot", "cobol", str(tmp_path / "x"))
     assert code == 1
-    kits = "cpp, go, java, python, rust, typescript"
+    kits = "agent, cpp, go, java, python, rust, typescript"
     assert output == f"Error: no starter kit for 'cobol'; the kits: {kits}\n"
     used = tmp_path / "used"
     used.mkdir()

@@ -160,7 +160,8 @@ def check_table(
 @click.argument("folder", metavar="[DIR]", required=False, type=click.Path(path_type=Path))
 @click.option("--name", help="The bot's name (default: the folder's name).")
 def new_bot_command(language: str, folder: Path | None, name: str | None) -> None:
-    """Start a bot from a starter kit: LANG is cpp, go, java, python, rust or typescript.
+    """Start a bot from a starter kit: LANG is cpp, go, java, python, rust or typescript
+    (or agent: a trained agent entered through arena's bridge, docs/research.md).
 
     Copies the kit to DIR (default: LANG-bot), a new or empty folder, with the
     bot's name filled in: its bot.toml, the name it gives itself, and the
