@@ -58,8 +58,21 @@ def load_config(path: Path) -> dict[str, Any]:
             or the first problem the schema finds (an unknown key at any
             level, a value of the wrong type or out of range), in one line.
     """
+    data = read_toml(path)
+    problem = problems(data)
+    if problem is not None:
+        raise ConfigError(f"{path}: {problem}")
+    return data
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """A TOML file a person wrote, as data (a config: a tournament's, a server's).
+
+    Raises:
+        ConfigError: an unreadable file, text that is not UTF-8 or bad TOML, in one line.
+    """
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
         raise ConfigError(f"cannot read {path}: {error.strerror or error}") from None
     except UnicodeDecodeError as error:
@@ -68,10 +81,6 @@ def load_config(path: Path) -> dict[str, Any]:
         ) from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path} is not valid TOML: {error}") from None
-    problem = problems(data)
-    if problem is not None:
-        raise ConfigError(f"{path}: {problem}")
-    return data
 
 
 def config_bots(data: dict[str, Any], path: Path) -> list[BotSpec]:
