@@ -30,7 +30,7 @@ UV := uv==0.13.8
 $(STAMP): pyproject.toml setup.py $(COMPILED) $(COMPILED_LIST) | $(BIN)/python
 	find arena -name '*.so' -delete
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check '$(UV)'
-	$(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[test,dev,dask,research,docs]'
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[test,dev,dask,research,docs,server]'
 	touch $(STAMP)
 
 lint: $(STAMP)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import click
 
 from arena import __version__
-from arena.cli import bots, match, play, replay, results, tournament
+from arena.cli import bots, match, play, replay, results, serve, tournament
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -37,5 +37,6 @@ for command in (
     match.match,
     results.report,
     results.leaderboard,
+    serve.serve,
 ):
     main.add_command(command)

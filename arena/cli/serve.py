@@ -1,0 +1,71 @@
+"""``arena serve``: a competition server (the library: :mod:`arena.server`)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from arena.cli.common import command
+from arena.errors import ArenaError
+from arena.signals import exit_status, stop_like_ctrl_c
+
+
+def _server() -> None:
+    """The server extra, or one line saying how to install it."""
+    try:
+        import django  # noqa: F401, PLC0415
+        import waitress  # noqa: F401, PLC0415
+    except ModuleNotFoundError as missing:
+        raise ArenaError(
+            f"arena serve needs the server extra ({missing.name} is missing): "
+            "pip install 'arena[server]', or in arena's folder pip install '.[server]'"
+        ) from None
+
+
+@command("serve")
+@click.argument("config", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--host", default="127.0.0.1", show_default=True, help="Where the web app listens.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option(
+    "--out", type=click.Path(path_type=Path), help="The competition's folder (results/<name>)."
+)
+@click.option("--invite", metavar="NAME", help="Print an invite for NAME (URL/join/CODE), exit.")
+@click.option(
+    "--role",
+    type=click.Choice(["author", "organizer"]),
+    default="author",
+    show_default=True,
+    help="What --invite makes of NAME.",
+)
+def serve(
+    config: Path, host: str, port: int, out: Path | None, invite: str | None, role: str
+) -> None:
+    """Run a competition: authors upload bots, everyone watches the leaderboard.
+
+    CONFIG is a tournament config (the house bots, rules, limits, schedule
+    sampled or swiss) with a [server] table. The server runs until Ctrl-C or
+    SIGTERM; rerunning it resumes. --invite NAME prints an invite link and
+    exits, whether the server runs or not.
+
+    \b
+    Example:
+        arena serve club.toml --invite ann --role organizer
+        arena serve club.toml --host 0.0.0.0 --port 8000
+    """
+    _server()
+    from arena.server import run  # noqa: PLC0415 - Django, only for this command
+
+    if invite is not None:
+        click.echo(run.invite(config, out=out, name=invite, role=role, host=host, port=port))
+        return
+    with stop_like_ctrl_c():
+        try:
+            status = run.serve(
+                config, out=out, host=host, port=port, say=lambda line: click.echo(line, err=True)
+            )
+        except KeyboardInterrupt as interrupt:
+            click.echo("arena serve stopped; rerun the same command to go on", err=True)
+            sys.exit(exit_status(interrupt))
+    sys.exit(status)

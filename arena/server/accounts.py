@@ -1,0 +1,117 @@
+"""Invites, joining and API tokens: the contract's account rules, on Django's accounts.
+
+An invite code is 256 random bits, single use, valid for :data:`INVITE_DAYS`
+days and bound to one user name: joining with another name is refused. For
+an existing user an invite is a password reset. A token is 256 random bits
+too, shown once and kept as its hash (:mod:`arena.server.web.models`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from arena.errors import ArenaError
+
+#: How long an invite stays good.
+INVITE_DAYS = 7
+#: What a token starts with: a leaked one is easy to recognize in a log or a repository.
+TOKEN_PREFIX = "arena_"
+
+
+class Refused(ArenaError):
+    """A request the server answers 400 to, in one line."""
+
+
+def digest(secret: str) -> str:
+    """How a code or token is kept: its SHA-256, hex."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def invite(name: str, role: str = "author") -> str:
+    """A new invite code for the user ``name`` (a new author or organizer, or a password
+    reset for an existing user).
+
+    Raises:
+        Refused: a name Django would not take as a user name.
+    """
+    from django.contrib.auth.validators import UnicodeUsernameValidator  # noqa: PLC0415
+    from django.core.exceptions import ValidationError  # noqa: PLC0415
+    from django.utils import timezone  # noqa: PLC0415
+
+    from arena.server.web.models import Invite  # noqa: PLC0415
+
+    try:
+        UnicodeUsernameValidator()(name)
+    except ValidationError:
+        raise Refused(f"{name!r} cannot name a user: letters, digits and @ . + - _ only") from None
+    if not 1 <= len(name) <= 150:
+        raise Refused("a user name has 1 to 150 characters")
+    code = secrets.token_urlsafe(32)
+    Invite.objects.create(
+        code_hash=digest(code),
+        name=name,
+        role=role,
+        expires=timezone.now() + timedelta(days=INVITE_DAYS),
+    )
+    return code
+
+
+def join(code: str, user: str, password: str) -> tuple[Any, str]:
+    """Use an invite: the account (made, or its password reset) and a new API token.
+
+    Raises:
+        Refused: an unknown, used or expired code, a code bound to another name, or a
+            password Django's validators refuse (their first reason).
+    """
+    from django.contrib.auth.models import User  # noqa: PLC0415
+    from django.contrib.auth.password_validation import validate_password  # noqa: PLC0415
+    from django.core.exceptions import ValidationError  # noqa: PLC0415
+    from django.db import transaction  # noqa: PLC0415
+    from django.utils import timezone  # noqa: PLC0415
+
+    from arena.server.web.models import Invite  # noqa: PLC0415
+
+    with transaction.atomic():
+        found = Invite.objects.filter(code_hash=digest(code)).first()
+        if found is None or found.used is not None or found.expires <= timezone.now():
+            raise Refused("this invite code is unknown, used or expired: ask for a new one")
+        if found.name != user:
+            raise Refused(f"this invite is for another user name than {user!r}")
+        account = User.objects.filter(username=user).first()
+        try:
+            validate_password(password, account or User(username=user))
+        except ValidationError as error:
+            raise Refused(f"password refused: {error.messages[0]}") from None
+        if account is None:
+            account = User.objects.create_user(username=user, password=password)
+        else:
+            account.set_password(password)
+        account.is_staff = account.is_staff or found.role == "organizer"
+        account.save()
+        found.used = timezone.now()
+        found.save(update_fields=["used"])
+        return account, new_token(account)
+
+
+def new_token(user: Any) -> str:
+    """A new API token for ``user``: returned once, kept as its hash."""
+    from arena.server.web.models import ApiToken  # noqa: PLC0415
+
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    ApiToken.objects.create(user=user, token_hash=digest(token), prefix=token[:8])
+    return token
+
+
+def token_user(token: str) -> Any | None:
+    """The user a token belongs to, or None (unknown or revoked)."""
+    from arena.server.web.models import ApiToken  # noqa: PLC0415
+
+    found = (
+        ApiToken.objects.select_related("user")
+        .filter(token_hash=digest(token), revoked__isnull=True)
+        .first()
+    )
+    return None if found is None or not found.user.is_active else found.user

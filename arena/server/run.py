@@ -1,0 +1,62 @@
+"""``arena serve``'s entries for the command line: serve a competition, make an invite."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from arena.server.config import load_server_config
+from arena.server.folder import held, prepare
+from arena.server.supervise import Supervisor, listen, web_child
+
+#: Where the web app listens unless told (loopback: a competition is opened on purpose).
+HOST = "127.0.0.1"
+PORT = 8000
+
+
+def serve(
+    config_path: Path, *, out: Path | None, host: str, port: int, say: Callable[[str], None]
+) -> int:
+    """Run the competition of ``config_path`` until a stop (KeyboardInterrupt) or too many
+    deaths of its children (the exit status, 1).
+
+    Raises:
+        ConfigError: a bad config file, in one line.
+        ServerError: another server holds the folder, the address is taken, or a newer
+            arena wrote the folder.
+    """
+    from arena.server.site import migrate, setup, site_url  # noqa: PLC0415 - Django
+
+    config = load_server_config(config_path)
+    folder = config.folder(out)
+    secrets = prepare(folder)
+    with held(folder):
+        url = site_url(config, host, port)
+        setup(folder, config, secrets, url)
+        copy = migrate(folder)
+        if copy is not None:
+            say(f"the server's database was upgraded; its copy from before is {copy}")
+        listening = listen(host, port)
+        say(f"arena serve: {url} (folder {folder}); Ctrl-C stops it")
+        return Supervisor([web_child(config_path, folder, url, listening)], say).run()
+
+
+def invite(
+    config_path: Path, *, out: Path | None, name: str, role: str, host: str, port: int
+) -> str:
+    """An invite for ``name`` (``URL/join/CODE``), whether the server runs or not; the
+    folder is made if it is not there.
+
+    Raises:
+        ConfigError, ServerError: as :func:`serve`.
+        Refused: a name that cannot name a user.
+    """
+    from arena.server.accounts import invite as make  # noqa: PLC0415 - Django
+    from arena.server.site import migrate, setup, site_url  # noqa: PLC0415
+
+    config = load_server_config(config_path)
+    folder = config.folder(out)
+    url = site_url(config, host, port)
+    setup(folder, config, prepare(folder), url)
+    migrate(folder)
+    return f"{url}/join/{make(name, role)}"

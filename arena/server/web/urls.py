@@ -1,0 +1,15 @@
+"""The server's paths, exactly as the contract writes them (no slash redirects)."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from arena.server.web import api
+
+urlpatterns = [
+    path("api/v1/join", api.join_view),
+    path("api/v1/account", api.account_view),
+]
+
+handler404 = "arena.server.web.api.not_found"
+handler500 = "arena.server.web.api.server_error"

@@ -1,0 +1,320 @@
+"""``arena serve``, the first step: a real server process, its folder, invites, joining,
+tokens, the API's errors, and its children restarted or stopped with it.
+
+Every server here is a real ``arena serve`` on a free port, talked to with the
+standard library's HTTP client, as a grader's script would; ``--invite`` runs
+as a process of its own too (Django is configured once per process, for one
+folder).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import sqlite3
+import stat
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.system import E2E
+
+pytestmark = E2E
+
+CONFIG = """\
+name = "club"
+players = 3
+[[bots]]
+name = "greedy"
+command = "python3 -m arena.samples.greedy_bot"
+[server]
+title = "Friday club"
+"""
+PASSWORD = "correct horse battery"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def arena(*args: str, cwd: Path, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """An ``arena`` command as a process of its own."""
+    return subprocess.run(
+        [sys.executable, "-m", "arena", *args],
+        cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False,
+    )  # fmt: skip
+
+
+@dataclass
+class Server:
+    """A running ``arena serve`` and how to reach it."""
+
+    folder: Path
+    config: Path
+    port: int
+    process: subprocess.Popen[str]
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def invite(self, name: str, role: str = "author") -> str:
+        done = arena(
+            "serve", str(self.config), "--invite", name, "--role", role, "--port", str(self.port),
+            cwd=self.config.parent,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        link = done.stdout.strip()
+        assert link.startswith(f"{self.url}/join/"), link
+        return link.rsplit("/", 1)[1]
+
+    def call(
+        self, method: str, path: str, data: object = None, token: str | None = None
+    ) -> tuple[int, Any]:
+        """The status and JSON body of one request."""
+        body = None if data is None else json.dumps(data).encode()
+        request = urllib.request.Request(self.url + path, data=body, method=method)
+        if token is not None:
+            request.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as refused:
+            return refused.code, json.loads(refused.read())
+
+    def stderr_until(self, text: str, timeout: float = 30) -> str:
+        """The server's stderr lines until one holds ``text``."""
+        assert self.process.stderr is not None
+        seen = []
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            line = self.process.stderr.readline()
+            if not line:
+                break
+            seen.append(line)
+            if text in line:
+                return "".join(seen)
+        raise AssertionError(f"no {text!r} in the server's stderr: {''.join(seen)}")
+
+
+def web_app(server: Server) -> int:
+    """The process id of the server's web app."""
+    found = subprocess.run(
+        ["pgrep", "-P", str(server.process.pid), "-f", "arena.server.child web"],
+        capture_output=True, text=True, check=True,
+    ).stdout.split()  # fmt: skip
+    assert len(found) == 1, found
+    return int(found[0])
+
+
+def answers(url: str, timeout: float = 30) -> None:
+    """Wait until the web app answers at ``url``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            urllib.request.urlopen(url + "/api/v1/account", timeout=5)
+        except urllib.error.HTTPError:
+            return  # 401: it answers
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def start(folder: Path, port: int) -> Server:
+    config = folder / "club.toml"
+    config.write_text(CONFIG)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "arena", "serve", str(config), "--port", str(port)],
+        cwd=folder, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    server = Server(folder / "results" / "club", config, port, process)
+    server.stderr_until("arena serve: ")
+    answers(server.url)
+    return server
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = start(tmp_path, free_port())
+    yield running
+    if running.process.poll() is None:  # a test may have stopped it
+        running.process.send_signal(signal.SIGINT)
+        assert running.process.wait(timeout=30) == 130
+
+
+def test_an_invited_author_joins_and_the_token_is_theirs(server: Server) -> None:
+    code = server.invite("ann")
+    status, answer = server.call("POST", "/api/v1/join", {"code": code, "user": "ann",
+                                                          "password": PASSWORD})  # fmt: skip
+    assert status == 201, answer
+    assert answer["user"] == "ann" and answer["token"].startswith("arena_")
+    status, me = server.call("GET", "/api/v1/account", token=answer["token"])
+    assert status == 200 and me["user"] == "ann" and me["role"] == "author"
+    assert [token["prefix"] for token in me["tokens"]] == [answer["token"][:8]]
+    assert answer["token"] not in json.dumps(me), "a token is shown once, never again"
+    status, again = server.call("POST", "/api/v1/join", {"code": code, "user": "ann",
+                                                         "password": PASSWORD})  # fmt: skip
+    assert status == 400 and "used" in again["error"], "single use"
+
+
+def test_joining_is_refused_in_one_line_for_each_bad_request(server: Server) -> None:
+    code = server.invite("bob")
+    for data, said in [
+        ({"code": code, "user": "eve", "password": PASSWORD}, "another user name"),
+        ({"code": code, "user": "bob", "password": "12345678"}, "password refused"),
+        ({"code": "x" * 43, "user": "bob", "password": PASSWORD}, "unknown, used or expired"),
+        ({"code": code, "user": "bob"}, "'password' is missing"),
+        ([1, 2], "JSON object"),
+    ]:
+        status, answer = server.call("POST", "/api/v1/join", data)
+        assert (status, said in answer["error"]) == (400, True), answer
+        assert "\n" not in answer["error"]
+    status, answer = server.call("POST", "/api/v1/join", {"code": code, "user": "bob",
+                                                          "password": PASSWORD})  # fmt: skip
+    assert status == 201, "refusals used nothing up"
+
+
+def test_an_invite_for_an_existing_user_resets_the_password(server: Server) -> None:
+    first = {"code": server.invite("cyd"), "user": "cyd", "password": PASSWORD}
+    assert server.call("POST", "/api/v1/join", first)[0] == 201
+    second = {"code": server.invite("cyd"), "user": "cyd", "password": "another long phrase"}
+    status, answer = server.call("POST", "/api/v1/join", second)
+    assert status == 201 and answer["user"] == "cyd"
+    status, me = server.call("GET", "/api/v1/account", token=answer["token"])
+    assert len(me["tokens"]) == 2, "the same account, a second token"
+    with closing(sqlite3.connect(server.folder / "server.sqlite")) as db:
+        hashes = [row[0] for row in db.execute("SELECT password FROM auth_user")]
+        tokens = [row[0] for row in db.execute("SELECT token_hash FROM web_apitoken")]
+    assert len(hashes) == 1 and hashes[0].startswith("pbkdf2_sha256$")
+    assert answer["token"] not in tokens and all(len(t) == 64 for t in tokens), "hashes only"
+
+
+def test_the_api_says_each_error_as_json(server: Server) -> None:
+    organizer = server.invite("olga", "organizer")
+    _, joined = server.call("POST", "/api/v1/join", {"code": organizer, "user": "olga",
+                                                          "password": PASSWORD})  # fmt: skip
+    assert server.call("GET", "/api/v1/account", token=joined["token"])[1]["role"] == "organizer"
+    assert server.call("GET", "/api/v1/account") == (401, {
+        "error": "a valid API token is needed: Authorization: Bearer TOKEN"})  # fmt: skip
+    assert server.call("GET", "/api/v1/account", token="arena_forged")[0] == 401
+    assert server.call("GET", "/api/v1/nothing")[0] == 404
+    assert server.call("GET", "/api/v1/join")[0] == 405
+    assert server.call("GET", "/api/v1/account/", token=joined["token"])[0] == 404, "no slashes"
+
+
+def test_a_web_app_that_dies_is_started_again_and_three_deaths_stop_the_server(
+    server: Server,
+) -> None:
+    for death in range(3):
+        os.kill(web_app(server), signal.SIGKILL)
+        if death < 2:
+            server.stderr_until("the web app stopped (exit status -9); starting it again")
+            answers(server.url)
+    server.stderr_until("3 children died within 60 s, so the server stops")
+    assert server.process.wait(timeout=30) == 1
+
+
+def test_kill_9_of_the_server_takes_its_children_and_a_rerun_resumes(tmp_path: Path) -> None:
+    port = free_port()
+    first = start(tmp_path, port)
+    code = first.invite("dee")
+    child = web_app(first)
+    first.process.kill()
+    first.process.wait()
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{child}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not Path(f"/proc/{child}").exists(), "the web app died with the server"
+    second = start(tmp_path, port)  # the lock and the address are free again
+    try:
+        status, _ = second.call("POST", "/api/v1/join", {"code": code, "user": "dee",
+                                                         "password": PASSWORD})  # fmt: skip
+        assert status == 201, "the invite made before the kill is kept"
+        again = arena("serve", str(second.config), "--port", str(free_port()), cwd=tmp_path)
+        assert again.returncode == 1
+        said = "Error: another arena serve runs on results/club: one server per folder\n"
+        assert again.stderr == said
+    finally:
+        second.process.send_signal(signal.SIGTERM)
+        assert second.process.wait(timeout=30) == 143
+
+
+def test_invites_need_no_running_server_and_the_folder_is_owner_only(tmp_path: Path) -> None:
+    config = tmp_path / "club.toml"
+    config.write_text(CONFIG)
+    done = arena("serve", str(config), "--invite", "ann", "--out", str(tmp_path / "c"),
+                 cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("http://127.0.0.1:8000/join/") and done.stdout.count("\n") == 1
+    code = done.stdout.strip().rsplit("/", 1)[1]
+    assert len(code) >= 43, "at least 256 bits, url-safe"
+    folder = tmp_path / "c"
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    for path in folder.iterdir():
+        assert stat.S_IMODE(path.stat().st_mode) & 0o077 == 0, path
+    secrets = json.loads((folder / "secrets.json").read_text())
+    assert secrets["ladder_seed"].bit_length() > 64 and len(secrets["django_key"]) >= 50
+
+
+def test_a_server_config_refuses_what_a_ladder_cannot_have(tmp_path: Path) -> None:
+    config = tmp_path / "club.toml"
+    for extra, said in [
+        ("rounds = 5\n", "'rounds' has no place in a server config: a ladder never ends"),
+        ("seed = 7\n", "'seed' has no place in a server config: the ladder's seed is a secret"),
+        ('schedule = "round-robin"\n', "schedule"),
+        ("[server]\nuplod_mb = 5\n", "uplod_mb"),
+        ('[server]\nurl = "ftp://x"\n', "url"),
+    ]:
+        config.write_text(extra + 'name = "club"\n' if extra[0] != "[" else 'name = "c"\n' + extra)
+        done = arena("serve", str(config), "--invite", "x", cwd=tmp_path)
+        assert done.returncode == 1, (extra, done.stdout)
+        assert done.stderr.startswith(f"Error: {config}: ") and said in done.stderr, done.stderr
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert not (tmp_path / "results").exists(), "nothing made for a refused config"
+
+
+def test_a_folder_written_by_a_newer_arena_is_refused(tmp_path: Path) -> None:
+    config = tmp_path / "club.toml"
+    config.write_text(CONFIG)
+    assert arena("serve", str(config), "--invite", "ann", cwd=tmp_path).returncode == 0
+    database = tmp_path / "results" / "club" / "server.sqlite"
+    with closing(sqlite3.connect(database)) as db, db:
+        db.execute(
+            "INSERT INTO django_migrations (app, name, applied) "
+            "VALUES ('web', '0999_from_the_future', '2030-01-01')"
+        )
+    done = arena("serve", str(config), "--invite", "bob", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "was written by a newer arena" in done.stderr and "web.0999_from_the_future" in (
+        done.stderr
+    )
+
+
+def test_the_migrations_hold_every_model_change(tmp_path: Path) -> None:
+    """A model changed without its migration would leave a folder's tables behind."""
+    script = (
+        "import sys; from pathlib import Path; from arena.server.config import ServerConfig;"
+        "from arena.server.folder import prepare; from arena.server.site import setup;"
+        "d = Path(sys.argv[1]); setup(d, ServerConfig(d / 'c.toml', {}, {}), prepare(d), "
+        "'http://127.0.0.1:8000'); from django.core.management import call_command;"
+        "call_command('makemigrations', '--check', '--dry-run', verbosity=0)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path)],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
