@@ -163,6 +163,19 @@ def check_name(name: str, where: str = "") -> str:
     return name
 
 
+def manifest_problem(manifest: dict[str, Any]) -> str | None:
+    """What is wrong with a ``bot.toml``'s data, in one line (an unknown key, a wrong
+    type, a limit out of range), or None: every reader of a manifest asks this."""
+    problem = schemas.problem(manifest_schema(), manifest, patterns=NAME_PATTERNS)
+    if problem is not None:
+        return problem
+    try:
+        ResourceLimits().merged(manifest.get("limits", {}))
+    except SandboxError as error:
+        return f"limits: {error}"
+    return None
+
+
 def _from_manifest(folder: Path, name: str, text: str) -> BotSpec:
     path = folder / MANIFEST
     if not path.is_file():
@@ -171,17 +184,13 @@ def _from_manifest(folder: Path, name: str, text: str) -> BotSpec:
         manifest = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as error:
         raise BotError(f"{path}: not a valid TOML manifest: {error}") from None
-    problem = schemas.problem(manifest_schema(), manifest, patterns=NAME_PATTERNS)
+    problem = manifest_problem(manifest)
     if problem is not None:  # a typo (nme = ...) is named, not ignored
         raise BotError(f"{path}: {problem}")
     run: str = manifest["run"]
     build_text: str | None = manifest.get("build")
     manifest_name: str | None = manifest.get("name")
     limits: dict[str, Any] = manifest.get("limits", {})
-    try:
-        ResourceLimits().merged(limits)
-    except SandboxError as error:
-        raise BotError(f"{path}: {error}") from None
     display = name or manifest_name or _fitted(folder.name)
     # The build runs in the manifest's folder, so its command needs no resolving.
     build = _split(build_text, str(path)) if build_text else None
