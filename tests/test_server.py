@@ -9,6 +9,7 @@ folder).
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -20,6 +21,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+import zipfile
 from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass
@@ -40,7 +42,9 @@ name = "greedy"
 command = "python3 -m arena.samples.greedy_bot"
 [server]
 title = "Friday club"
+upload_mb = 1
 """
+KIT = Path(__file__).resolve().parent.parent / "sample_bots" / "python"
 PASSWORD = "correct horse battery"
 
 
@@ -82,11 +86,28 @@ class Server:
         return link.rsplit("/", 1)[1]
 
     def call(
-        self, method: str, path: str, data: object = None, token: str | None = None
+        self,
+        method: str,
+        path: str,
+        data: object = None,
+        token: str | None = None,
+        upload: bytes | None = None,
     ) -> tuple[int, Any]:
-        """The status and JSON body of one request."""
+        """The status and JSON body of one request (``upload``: a file in the multipart
+        field ``bot``, as a browser's form or ``curl -F bot=@FILE`` sends it)."""
         body = None if data is None else json.dumps(data).encode()
         request = urllib.request.Request(self.url + path, data=body, method=method)
+        if upload is not None:
+            boundary = "arena-test-boundary"
+            request.data = (
+                (
+                    f'--{boundary}\r\nContent-Disposition: form-data; name="bot"; '
+                    f'filename="bot.zip"\r\nContent-Type: application/octet-stream\r\n\r\n'
+                ).encode()
+                + upload
+                + f"\r\n--{boundary}--\r\n".encode()
+            )
+            request.add_header("Content-Type", f"multipart/form-data; boundary={boundary}")
         if token is not None:
             request.add_header("Authorization", f"Bearer {token}")
         try:
@@ -318,3 +339,66 @@ def test_the_migrations_hold_every_model_change(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def zipped(folder: Path, change: str = "", name: str | None = None) -> bytes:
+    """A bot folder as a .zip (its build caches left out), ``change`` appended to its
+    strategy and its bot.toml's name made ``name``, if given."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                text = path.read_bytes()
+                if path.name == "strategy.py":
+                    text += change.encode()
+                if path.name == "bot.toml" and name is not None:
+                    text = text.replace(b'name = "python-greedy"', f'name = "{name}"'.encode())
+                archive.writestr(f"mybot/{path.relative_to(folder)}", text)
+    return buffer.getvalue()
+
+
+def author(server: Server, name: str) -> str:
+    """A new author's token."""
+    status, joined = server.call("POST", "/api/v1/join", {
+        "code": server.invite(name), "user": name, "password": PASSWORD})  # fmt: skip
+    assert status == 201, joined
+    return str(joined["token"])
+
+
+def test_an_upload_becomes_a_version_once_per_content(server: Server) -> None:
+    token = author(server, "ann")
+    status, answer = server.call("POST", "/api/v1/bots", token=token, upload=zipped(KIT))
+    assert status == 202, answer
+    assert answer == {"bot": "python-greedy", "version": "python-greedy", "status": "queued",
+                      "url": f"{server.url}/versions/python-greedy"}  # fmt: skip
+    kept = server.folder / "bots" / "python-greedy" / "1"
+    assert (kept / "bot.toml").is_file() and (kept / "strategy.py").is_file()
+    assert server.call("POST", "/api/v1/bots", token=token, upload=zipped(KIT)) == (200, answer)
+    status, second = server.call("POST", "/api/v1/bots", token=token,
+                                 upload=zipped(KIT, change="# v2\n"))  # fmt: skip
+    assert (status, second["version"]) == (202, "python-greedy@2")
+    status, bot = server.call("GET", "/api/v1/bots/Python-Greedy")
+    assert status == 200 and bot["owner"] == "ann"
+    assert [v["version"] for v in bot["versions"]] == ["python-greedy@2", "python-greedy"]
+    status, version = server.call("GET", "/api/v1/versions/python-greedy@2")
+    assert status == 200 and (version["owner"], version["status"]) == ("ann", "queued")
+    assert server.call("GET", "/api/v1/versions/python-greedy@1")[0] == 404, "it is BOT"
+    assert server.call("GET", "/api/v1/versions/nobody")[0] == 404
+    assert not any((server.folder / "uploads").iterdir()), "no scratch left behind"
+
+
+def test_uploads_are_refused_with_the_contracts_status_and_one_line(server: Server) -> None:
+    ann, bob = author(server, "ann"), author(server, "bob")
+    assert server.call("POST", "/api/v1/bots", token=ann, upload=zipped(KIT))[0] == 202
+    for token, upload, status, said in [
+        (None, zipped(KIT), 401, "API token"),
+        (bob, zipped(KIT, name="PYTHON-greedy"), 409, "another author's bot"),
+        (bob, zipped(KIT, name="Greedy"), 409, "a house bot"),
+        (ann, zipped(KIT, name="second"), 429, "the most an author may enter"),
+        (bob, b"not an archive at all", 400, ""),
+        (bob, b"\0" * (1536 * 1024), 413, "at most 1 MB"),
+    ]:
+        got, answer = server.call("POST", "/api/v1/bots", token=token, upload=upload)
+        assert (got, said in answer["error"]) == (status, True), (status, answer)
+        assert "\n" not in answer["error"]
+    assert server.call("GET", "/api/v1/bots/second")[0] == 404, "nothing kept of a refusal"

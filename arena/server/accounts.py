@@ -13,16 +13,12 @@ import secrets
 from datetime import timedelta
 from typing import Any
 
-from arena.errors import ArenaError
+from arena.server.errors import Refused
 
 #: How long an invite stays good.
 INVITE_DAYS = 7
 #: What a token starts with: a leaked one is easy to recognize in a log or a repository.
 TOKEN_PREFIX = "arena_"
-
-
-class Refused(ArenaError):
-    """A request the server answers 400 to, in one line."""
 
 
 def digest(secret: str) -> str:

@@ -29,8 +29,15 @@ def web(config_path: Path, folder: Path, url: str, fd: int) -> None:
     config = load_server_config(config_path)
     setup(folder, config, prepare(folder), url)
     listening = socket.socket(fileno=fd)
+    (folder / "uploads").mkdir(exist_ok=True)
     waitress.serve(
-        get_wsgi_application(), sockets=[listening], threads=THREADS, ident="arena", _quiet=True
+        get_wsgi_application(),
+        sockets=[listening],
+        threads=THREADS,
+        ident="arena",
+        # waitress refuses (413) a body past an upload's limit and a little room for the form
+        max_request_body_size=(config.server["upload_mb"] + 1) * 2**20,
+        _quiet=True,
     )
 
 

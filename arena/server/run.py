@@ -8,6 +8,7 @@ from pathlib import Path
 from arena.server.config import load_server_config
 from arena.server.folder import held, prepare
 from arena.server.supervise import Supervisor, listen, web_child
+from arena.tournament.config import config_bots
 
 #: Where the web app listens unless told (loopback: a competition is opened on purpose).
 HOST = "127.0.0.1"
@@ -26,6 +27,7 @@ def serve(
             arena wrote the folder.
     """
     from arena.server.site import migrate, setup, site_url  # noqa: PLC0415 - Django
+    from arena.server.uploads import register_house_bots  # noqa: PLC0415
 
     config = load_server_config(config_path)
     folder = config.folder(out)
@@ -34,6 +36,7 @@ def serve(
         url = site_url(config, host, port)
         setup(folder, config, secrets, url)
         copy = migrate(folder)
+        register_house_bots([bot.name for bot in config_bots(config.event, config.path)])
         if copy is not None:
             say(f"the server's database was upgraded; its copy from before is {copy}")
         listening = listen(host, port)

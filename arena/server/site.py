@@ -96,6 +96,8 @@ def django_settings(
                 "NumericPasswordValidator",
             )
         ],
+        # Uploads past 2.5 MB spool here, on the folder's file system (not /tmp).
+        "FILE_UPLOAD_TEMP_DIR": str(folder / "uploads"),
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SECURE": url.startswith("https://"),
         "CSRF_COOKIE_SECURE": url.startswith("https://"),

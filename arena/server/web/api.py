@@ -9,12 +9,17 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import wraps
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from arena.server.accounts import Refused, join, token_user
+from arena.server.accounts import join, token_user
+from arena.server.archive import ArchiveRefused
+from arena.server.errors import NotFound, Refused, TooLarge
+from arena.server.uploads import accept
 
 View = Callable[..., HttpResponse]
 
@@ -26,7 +31,8 @@ def error(status: int, text: str) -> JsonResponse:
 
 def api(*methods: str, auth: bool = False) -> Callable[[View], View]:
     """An API view: only ``methods`` (else 405), no CSRF (no cookies are read), a bearer
-    token where ``auth`` (else 401), and a refusal as a 400 in one line."""
+    token where ``auth`` (else 401), and a refusal (:mod:`arena.server.errors`) as its
+    status with its line."""
 
     def wrap(view: View) -> View:
         @csrf_exempt
@@ -44,7 +50,9 @@ def api(*methods: str, auth: bool = False) -> Callable[[View], View]:
             try:
                 return view(request, *args, **kwargs)
             except Refused as refused:
-                return error(400, str(refused))
+                return error(refused.status, str(refused))
+            except ArchiveRefused as refused:  # a bad upload, named
+                return error(refused.status, str(refused))
 
         return checked
 
@@ -95,6 +103,89 @@ def account_view(request: HttpRequest) -> HttpResponse:
     ]
     role = "organizer" if user.is_staff else "author"
     return JsonResponse({"user": user.username, "role": role, "tokens": tokens})
+
+
+def version_object(version: Any) -> dict[str, Any]:
+    """A version as the API says it (the contract's fields; the ladder's figures are
+    null until it has played)."""
+    owner = version.bot.owner
+    return {
+        "bot": version.bot.name,
+        "version": version.name,
+        "owner": None if owner is None else owner.username,
+        "status": version.status,
+        "reason": version.reason,
+        "ranked": settings.ARENA["server"]["reference_bot"] is None,
+        "games": 0,
+        "mu": None,
+        "sigma": None,
+        "score": None,
+        "verdict": None,
+    }
+
+
+@api("POST", auth=True)
+def bots_view(request: HttpRequest) -> HttpResponse:
+    """``POST /api/v1/bots`` (multipart field ``bot``: a .zip or .tar.gz of a bot folder)
+    -> 202 ``{"bot", "version", "status", "url"}``, or 200 with the version the same files
+    made before. A request past ``upload_mb`` is refused from its Content-Length, before
+    its body is read."""
+    server = settings.ARENA["server"]
+    length = request.headers.get("Content-Length", "")
+    if not length.isdigit():
+        raise Refused("an upload needs a Content-Length")
+    if int(length) > server["upload_mb"] * 2**20:
+        raise TooLarge(f"an upload is at most {server['upload_mb']} MB here")
+    given = request.FILES.get("bot")
+    if given is None:
+        raise Refused("no file in the multipart field 'bot'")
+    version, new = accept(request.user, given, Path(settings.ARENA["folder"]), server)
+    answer = version_object(version)
+    url = f"{settings.ARENA['url']}/versions/{version.name}"
+    return JsonResponse(
+        {key: answer[key] for key in ("bot", "version", "status")} | {"url": url},
+        status=202 if new else 200,
+    )
+
+
+@api("GET")
+def version_view(request: HttpRequest, name: str) -> HttpResponse:
+    """``GET /api/v1/versions/ID``: a version (ID: ``BOT`` or ``BOT@N``)."""
+    return JsonResponse(version_object(find_version(name)))
+
+
+@api("GET")
+def bot_view(request: HttpRequest, name: str) -> HttpResponse:
+    """``GET /api/v1/bots/NAME``: the bot and its versions, newest first."""
+    from arena.server.web.models import Bot, Version  # noqa: PLC0415
+
+    bot = Bot.objects.filter(key=name.lower()).select_related("owner").first()
+    if bot is None:
+        raise NotFound(f"no bot {name!r} here")
+    versions = [version_object(v) for v in Version.objects.filter(bot=bot).order_by("-number")]
+    owner = None if bot.owner is None else bot.owner.username
+    return JsonResponse({"bot": bot.name, "owner": owner, "versions": versions})
+
+
+def find_version(name: str) -> Any:
+    """The version ``BOT`` or ``BOT@N``.
+
+    Raises:
+        NotFound: no such version.
+    """
+    from arena.server.web.models import Version  # noqa: PLC0415
+
+    bot, _, number = name.partition("@")
+    if number and not number.isdigit():
+        raise NotFound(f"no version {name!r} here")
+    found = (
+        Version.objects.select_related("bot", "bot__owner")
+        .filter(bot__key=bot.lower(), number=int(number or 1))
+        .first()
+    )
+    if found is None or (number == "1"):  # the first version is called BOT, not BOT@1
+        raise NotFound(f"no version {name!r} here")
+    return found
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

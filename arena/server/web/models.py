@@ -45,3 +45,47 @@ class ApiToken(models.Model):
     revoked: models.DateTimeField[datetime | None, datetime | None] = models.DateTimeField(
         null=True, blank=True
     )
+
+
+#: A version's way from upload to the ladder (the contract's statuses).
+STATUSES = ("queued", "building", "checking", "active", "failed", "retired")
+
+
+class Bot(models.Model):
+    """A bot of the competition: an author's (``owner``) or a house bot (no owner). Its
+    name is taken case-insensitively (``key``): ``Ann`` and ``ann`` are one bot."""
+
+    name: models.CharField[str, str] = models.CharField(max_length=64)
+    key: models.CharField[str, str] = models.CharField(max_length=64, unique=True)
+    owner: models.ForeignKey[User | None, User | None] = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.PROTECT, related_name="bots"
+    )
+    created: models.DateTimeField[datetime, datetime] = models.DateTimeField(auto_now_add=True)
+
+
+class Version(models.Model):
+    """One upload of a bot: its files in ``DIR/bots/KEY/NUMBER``, where it stands."""
+
+    bot: models.ForeignKey[Bot, Bot] = models.ForeignKey(
+        Bot, on_delete=models.CASCADE, related_name="versions"
+    )
+    number: models.PositiveIntegerField[int, int] = models.PositiveIntegerField()
+    #: The files' digest (arena.server.archive.content_digest): the same files, one version.
+    digest: models.CharField[str, str] = models.CharField(max_length=64)
+    status: models.CharField[str, str] = models.CharField(
+        max_length=16, choices=[(s, s) for s in STATUSES], default="queued"
+    )
+    #: Why it failed, in one line (empty otherwise).
+    reason: models.TextField[str, str] = models.TextField(blank=True, default="")
+    created: models.DateTimeField[datetime, datetime] = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=("bot", "number"), name="one_number_a_version"),
+            models.UniqueConstraint(fields=("bot", "digest"), name="one_version_a_content"),
+        )
+
+    @property
+    def name(self) -> str:
+        """The league's name of the version: ``BOT`` for the first, ``BOT@N`` after."""
+        return self.bot.name if self.number == 1 else f"{self.bot.name}@{self.number}"
