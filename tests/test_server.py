@@ -45,6 +45,7 @@ title = "Friday club"
 upload_mb = 1
 """
 KIT = Path(__file__).resolve().parent.parent / "sample_bots" / "python"
+STATUSES = ("queued", "building", "checking", "active", "failed", "retired")
 PASSWORD = "correct horse battery"
 
 
@@ -341,9 +342,9 @@ def test_the_migrations_hold_every_model_change(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def zipped(folder: Path, change: str = "", name: str | None = None) -> bytes:
+def zipped(folder: Path, change: str = "", name: str | None = None, build: str = "") -> bytes:
     """A bot folder as a .zip (its build caches left out), ``change`` appended to its
-    strategy and its bot.toml's name made ``name``, if given."""
+    strategy, its bot.toml's name made ``name`` and its build ``build``, if given."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for path in sorted(folder.rglob("*")):
@@ -353,6 +354,8 @@ def zipped(folder: Path, change: str = "", name: str | None = None) -> bytes:
                     text += change.encode()
                 if path.name == "bot.toml" and name is not None:
                     text = text.replace(b'name = "python-greedy"', f'name = "{name}"'.encode())
+                if path.name == "bot.toml" and build:
+                    text += f"build = {json.dumps(build)}\n".encode()
                 archive.writestr(f"mybot/{path.relative_to(folder)}", text)
     return buffer.getvalue()
 
@@ -373,7 +376,8 @@ def test_an_upload_becomes_a_version_once_per_content(server: Server) -> None:
                       "url": f"{server.url}/versions/python-greedy"}  # fmt: skip
     kept = server.folder / "bots" / "python-greedy" / "1"
     assert (kept / "bot.toml").is_file() and (kept / "strategy.py").is_file()
-    assert server.call("POST", "/api/v1/bots", token=token, upload=zipped(KIT)) == (200, answer)
+    status, again = server.call("POST", "/api/v1/bots", token=token, upload=zipped(KIT))
+    assert (status, again["version"]) == (200, "python-greedy"), "the builder may have moved it on"
     status, second = server.call("POST", "/api/v1/bots", token=token,
                                  upload=zipped(KIT, change="# v2\n"))  # fmt: skip
     assert (status, second["version"]) == (202, "python-greedy@2")
@@ -381,7 +385,7 @@ def test_an_upload_becomes_a_version_once_per_content(server: Server) -> None:
     assert status == 200 and bot["owner"] == "ann"
     assert [v["version"] for v in bot["versions"]] == ["python-greedy@2", "python-greedy"]
     status, version = server.call("GET", "/api/v1/versions/python-greedy@2")
-    assert status == 200 and (version["owner"], version["status"]) == ("ann", "queued")
+    assert status == 200 and version["owner"] == "ann" and version["status"] in STATUSES
     assert server.call("GET", "/api/v1/versions/python-greedy@1")[0] == 404, "it is BOT"
     assert server.call("GET", "/api/v1/versions/nobody")[0] == 404
     assert not any((server.folder / "uploads").iterdir()), "no scratch left behind"
@@ -402,3 +406,73 @@ def test_uploads_are_refused_with_the_contracts_status_and_one_line(server: Serv
         assert (got, said in answer["error"]) == (status, True), (status, answer)
         assert "\n" not in answer["error"]
     assert server.call("GET", "/api/v1/bots/second")[0] == 404, "nothing kept of a refusal"
+
+
+def settled(server: Server, version: str, timeout: float = 90) -> dict[str, Any]:
+    """The version once the builder is done with it (active or failed)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        status, answer = server.call("GET", f"/api/v1/versions/{version}")
+        assert status == 200, answer
+        if answer["status"] in ("active", "failed") or time.monotonic() > deadline:
+            return dict(answer)
+        time.sleep(0.3)
+
+
+def failing_build(folder: Path) -> bytes:
+    """A bot whose build fails, as a .zip."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        build = "sh -c 'echo main.c:1: error: nope >&2; exit 2'"
+        archive.writestr("bot.toml", f'name = "broken"\nrun = "./bot"\nbuild = "{build}"\n')
+    return buffer.getvalue()
+
+
+def test_a_version_is_built_checked_and_made_active_retiring_the_one_before(
+    server: Server,
+) -> None:
+    ann, bob = author(server, "ann"), author(server, "bob")
+    assert server.call("POST", "/api/v1/bots", token=ann, upload=zipped(KIT))[0] == 202
+    first = settled(server, "python-greedy")
+    assert (first["status"], first["reason"]) == ("active", ""), first
+    assert server.call("POST", "/api/v1/bots", token=ann,
+                       upload=zipped(KIT, change="# v2\n"))[0] == 202  # fmt: skip
+    assert settled(server, "python-greedy@2")["status"] == "active"
+    assert server.call("GET", "/api/v1/versions/python-greedy")[1]["status"] == "retired"
+    assert (
+        server.call("POST", "/api/v1/bots", token=bob, upload=failing_build(server.folder))[0]
+        == 202
+    )
+    failed = settled(server, "broken")
+    assert failed["status"] == "failed"
+    assert failed["reason"].startswith("the build failed: ") and "\n" not in failed["reason"]
+    status, _ = server.call("GET", "/api/v1/versions/broken/build-log", token=ann)
+    assert status == 403, "a build log is its owner's"
+    assert server.call("GET", "/api/v1/versions/broken/build-log")[0] == 401
+    request = urllib.request.Request(
+        f"{server.url}/api/v1/versions/broken/build-log", headers={"Authorization": f"Bearer {bob}"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        assert "main.c:1: error: nope" in answer.read().decode()
+
+
+def test_a_build_cut_by_kill_9_runs_again_when_the_server_comes_back(tmp_path: Path) -> None:
+    port = free_port()
+    first = start(tmp_path, port)
+    token = author(first, "ann")
+    marker = first.folder / "bots" / "python-greedy" / "1" / "built.txt"
+    slow = "sh -c 'echo x >> built.txt; sleep 3'"
+    assert first.call("POST", "/api/v1/bots", token=token, upload=zipped(KIT, build=slow))[0] == 202
+    deadline = time.monotonic() + 30
+    while not marker.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert first.call("GET", "/api/v1/versions/python-greedy")[1]["status"] == "building"
+    first.process.kill()
+    first.process.wait()
+    second = start(tmp_path, port)
+    try:
+        assert settled(second, "python-greedy")["status"] == "active"
+        assert marker.read_text() == "x\nx\n", "the cut build ran again, from its start"
+    finally:
+        second.process.send_signal(signal.SIGTERM)
+        assert second.process.wait(timeout=30) == 143

@@ -1,4 +1,8 @@
-"""A child process of ``arena serve``: ``python -m arena.server.child web CONFIG DIR URL FD``.
+"""A child process of ``arena serve``: ``python -m arena.server.child KIND CONFIG DIR URL [FD]``.
+
+``web``: the web app. ``builder``: builds and checks queued versions
+(:mod:`arena.server.builder`), its build records in ``DIR/cache`` (the
+competition's, not the user's cache).
 
 The web app serves the Django project with waitress, a production WSGI
 server (threads, no development server), on the listening socket the parent
@@ -9,9 +13,13 @@ say where the server listens before the child is up.
 
 from __future__ import annotations
 
+import os
 import socket
 import sys
 from pathlib import Path
+
+from arena.bots.builds import CACHE_ENV
+from arena.signals import stop_like_ctrl_c
 
 #: Requests served at once by the web app.
 THREADS = 8
@@ -41,12 +49,41 @@ def web(config_path: Path, folder: Path, url: str, fd: int) -> None:
     )
 
 
+def builder(config_path: Path, folder: Path, url: str) -> None:
+    """Build and check queued versions until SIGTERM (exit status 143)."""
+    from arena.protocol import Limits  # noqa: PLC0415
+    from arena.server import builder as work  # noqa: PLC0415
+    from arena.server.config import load_server_config  # noqa: PLC0415
+    from arena.server.folder import prepare  # noqa: PLC0415
+    from arena.server.site import setup  # noqa: PLC0415
+
+    config = load_server_config(config_path)
+    setup(folder, config, prepare(folder), url)
+    os.environ[CACHE_ENV] = str(folder / "cache")
+    event = config.event
+    limits = Limits.given(
+        startup_ms=event.get("startup_ms"),
+        move_ms=event.get("move_ms"),
+        bank_ms=event.get("bank_ms"),
+    )
+    # SIGTERM (the parent stopping, or dying) cuts a build or a check at once: the build's
+    # process group is killed, nothing is recorded, and the next start queues it again.
+    with stop_like_ctrl_c():
+        try:
+            work.run(folder, limits)
+        except KeyboardInterrupt:
+            sys.exit(143)
+
+
 def main(argv: list[str]) -> None:
     """Run the child ``argv[0]`` names."""
-    kind, config_path, folder, url, fd = argv
-    if kind != "web":
+    kind, config_path, folder, url, *rest = argv
+    if kind == "web":
+        web(Path(config_path), Path(folder), url, int(rest[0]))
+    elif kind == "builder":
+        builder(Path(config_path), Path(folder), url)
+    else:
         raise SystemExit(f"arena.server.child: no child {kind!r}")
-    web(Path(config_path), Path(folder), url, int(fd))
 
 
 if __name__ == "__main__":

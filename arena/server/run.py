@@ -7,7 +7,7 @@ from pathlib import Path
 
 from arena.server.config import load_server_config
 from arena.server.folder import held, prepare
-from arena.server.supervise import Supervisor, listen, web_child
+from arena.server.supervise import Supervisor, builder_child, listen, web_child
 from arena.tournament.config import config_bots
 
 #: Where the web app listens unless told (loopback: a competition is opened on purpose).
@@ -41,7 +41,11 @@ def serve(
             say(f"the server's database was upgraded; its copy from before is {copy}")
         listening = listen(host, port)
         say(f"arena serve: {url} (folder {folder}); Ctrl-C stops it")
-        return Supervisor([web_child(config_path, folder, url, listening)], say).run()
+        children = [
+            web_child(config_path, folder, url, listening),
+            builder_child(config_path, folder, url),
+        ]
+        return Supervisor(children, say).run()
 
 
 def invite(

@@ -124,3 +124,9 @@ def web_child(config: Path, folder: Path, url: str, listening: socket.socket) ->
     fd = listening.fileno()
     argv = [sys.executable, "-m", "arena.server.child", "web", str(config), str(folder), url]
     return Child("web app", [*argv, str(fd)], keep_fds=(fd,))
+
+
+def builder_child(config: Path, folder: Path, url: str) -> Child:
+    """The builder's child (:mod:`arena.server.builder`)."""
+    argv = [sys.executable, "-m", "arena.server.child", "builder", str(config), str(folder), url]
+    return Child("builder", argv)

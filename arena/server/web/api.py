@@ -18,7 +18,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from arena.server.accounts import join, token_user
 from arena.server.archive import ArchiveRefused
-from arena.server.errors import NotFound, Refused, TooLarge
+from arena.server.errors import NotFound, NotYours, Refused, TooLarge
 from arena.server.uploads import accept
 
 View = Callable[..., HttpResponse]
@@ -152,6 +152,23 @@ def bots_view(request: HttpRequest) -> HttpResponse:
 def version_view(request: HttpRequest, name: str) -> HttpResponse:
     """``GET /api/v1/versions/ID``: a version (ID: ``BOT`` or ``BOT@N``)."""
     return JsonResponse(version_object(find_version(name)))
+
+
+@api("GET", auth=True)
+def build_log_view(request: HttpRequest, name: str) -> HttpResponse:
+    """``GET /api/v1/versions/ID/build-log``: the build's output, as text; its owner's and
+    the organizers' only (it holds what the build printed)."""
+    from arena.server.builder import build_log  # noqa: PLC0415
+
+    version = find_version(name)
+    user: Any = request.user
+    owner = version.bot.owner
+    if not user.is_staff and (owner is None or owner.pk != user.pk):
+        raise NotYours(f"the build log of {version.name} is its owner's")
+    log = build_log(Path(settings.ARENA["folder"]), version.name)
+    if not log.is_file():
+        raise NotFound(f"{version.name} has no build log (no build ran)")
+    return HttpResponse(log.read_bytes(), content_type="text/plain; charset=utf-8")
 
 
 @api("GET")

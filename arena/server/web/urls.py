@@ -12,6 +12,7 @@ urlpatterns = [
     path("api/v1/bots", api.bots_view),
     path("api/v1/bots/<str:name>", api.bot_view),
     path("api/v1/versions/<str:name>", api.version_view),
+    path("api/v1/versions/<str:name>/build-log", api.build_log_view),
 ]
 
 handler404 = "arena.server.web.api.not_found"
