@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import signal
 import socket
 import sqlite3
@@ -476,3 +477,48 @@ def test_a_build_cut_by_kill_9_runs_again_when_the_server_comes_back(tmp_path: P
     finally:
         second.process.send_signal(signal.SIGTERM)
         assert second.process.wait(timeout=30) == 143
+
+
+def test_arena_submit_uploads_a_folder_and_waits_for_it(server: Server, tmp_path: Path) -> None:
+    token = author(server, "ann")
+    mine = tmp_path / "mybot"
+    shutil.copytree(KIT, mine, ignore=shutil.ignore_patterns("__pycache__"))
+    (mine / "build").mkdir()  # a build output: left out of the upload
+    (mine / "build" / "big.bin").write_bytes(os.urandom(2 * 2**20))  # past upload_mb
+    environment = {**os.environ, "ARENA_TOKEN": token, "ARENA_SERVER": server.url}
+    done = subprocess.run(
+        [sys.executable, "-m", "arena", "submit", str(mine), "--wait"],
+        capture_output=True, text=True, timeout=120, check=False, env=environment,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == f"python-greedy: queued, {server.url}/versions/python-greedy"
+    assert lines[-1] == "python-greedy: active"
+    assert token not in done.stdout + done.stderr, "the token is never printed"
+    token_file = tmp_path / "token"
+    token_file.write_text(token + "\n")
+    (mine / "bot.toml").write_text((mine / "bot.toml").read_text() + 'build = "false"\n')
+    done = subprocess.run(
+        [sys.executable, "-m", "arena", "submit", str(mine), "--server", server.url,
+         "--token-file", str(token_file), "--wait"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stderr.startswith("Error: python-greedy@2 failed: the build failed: ")
+    for args, env, said in [
+        ([str(mine)], {"ARENA_TOKEN": token}, "--server URL"),
+        ([str(mine), "--server", server.url], {}, "ARENA_TOKEN"),
+    ]:
+        bare = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
+        done = subprocess.run(
+            [sys.executable, "-m", "arena", "submit", *args], capture_output=True, text=True,
+            timeout=60, check=False, env={**bare, **env},
+        )  # fmt: skip
+        assert done.returncode == 2 and said in done.stderr, done.stderr
+    done = subprocess.run(
+        [sys.executable, "-m", "arena", "submit", str(mine), "--server", server.url],
+        capture_output=True, text=True, timeout=60, check=False,
+        env={**os.environ, "ARENA_TOKEN": "arena_wrong"},
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"Error: {server.url} refused the upload (401): ")

@@ -38,5 +38,6 @@ for command in (
     results.report,
     results.leaderboard,
     serve.serve,
+    serve.submit,
 ):
     main.add_command(command)

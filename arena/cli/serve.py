@@ -1,7 +1,9 @@
-"""``arena serve``: a competition server (the library: :mod:`arena.server`)."""
+"""``arena serve``, a competition server, and ``arena submit``, its authors' upload (the
+library: :mod:`arena.server`)."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -69,3 +71,42 @@ def serve(
             click.echo("arena serve stopped; rerun the same command to go on", err=True)
             sys.exit(exit_status(interrupt))
     sys.exit(status)
+
+
+@command("submit")
+@click.argument("folder", metavar="DIR", type=click.Path(path_type=Path, file_okay=False))
+@click.option(
+    "--server", envvar="ARENA_SERVER", help="The competition server's URL (or ARENA_SERVER)."
+)
+@click.option(
+    "--token-file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="A file holding your API token (else ARENA_TOKEN).",
+)
+@click.option("--wait", is_flag=True, help="Follow the version until it is active or failed.")
+def submit(folder: Path, server: str | None, token_file: Path | None, wait: bool) -> None:
+    """Upload the bot folder DIR to a competition server as a new version.
+
+    It packs the folder (build outputs and .git left out), uploads it with
+    your API token, and says the version's status; with --wait it follows the
+    version until it is active (exit 0) or failed (exit 1, with why). The
+    token is never printed.
+
+    \b
+    Example:
+        ARENA_TOKEN=... arena submit mybot --server https://club.example --wait
+    """
+    from arena.server.submit import submit as upload  # noqa: PLC0415
+
+    if not server:
+        raise click.UsageError("name the server: --server URL, or ARENA_SERVER")
+    if token_file is not None:
+        try:
+            token = token_file.read_text(encoding="utf-8").strip()
+        except OSError as error:
+            raise click.UsageError(f"cannot read {token_file}: {error.strerror}") from None
+    else:
+        token = os.environ.get("ARENA_TOKEN", "").strip()
+    if not token:
+        raise click.UsageError("give your API token: ARENA_TOKEN, or --token-file FILE")
+    upload(folder, server, token, wait=wait, say=click.echo)
