@@ -31,6 +31,7 @@ from typing import Any
 
 import pytest
 
+from arena.server.accounts import client_address
 from tests.system import E2E
 
 pytestmark = E2E
@@ -157,9 +158,9 @@ def answers(url: str, timeout: float = 30) -> None:
             time.sleep(0.1)
 
 
-def start(folder: Path, port: int) -> Server:
+def start(folder: Path, port: int, text: str = CONFIG) -> Server:
     config = folder / "club.toml"
-    config.write_text(CONFIG)
+    config.write_text(text)
     process = subprocess.Popen(
         [sys.executable, "-m", "arena", "serve", str(config), "--port", str(port)],
         cwd=folder, stderr=subprocess.PIPE, text=True,
@@ -522,3 +523,26 @@ def test_arena_submit_uploads_a_folder_and_waits_for_it(server: Server, tmp_path
     )  # fmt: skip
     assert done.returncode == 1
     assert done.stderr.startswith(f"Error: {server.url} refused the upload (401): ")
+
+
+def test_an_address_with_too_many_failed_joins_is_answered_429(tmp_path: Path) -> None:
+    running = start(tmp_path, free_port(), CONFIG + "login_limit = 3\n")
+    try:
+        code = running.invite("ann")
+        for _ in range(3):
+            wrong = {"code": code, "user": "ann", "password": "123"}
+            assert running.call("POST", "/api/v1/join", wrong)[0] == 400
+        right = {"code": code, "user": "ann", "password": PASSWORD}
+        status, answer = running.call("POST", "/api/v1/join", right)
+        assert status == 429 and "try again later" in answer["error"], answer
+    finally:
+        running.process.send_signal(signal.SIGINT)
+        assert running.process.wait(timeout=30) == 130
+
+
+def test_the_client_address_behind_trusted_proxies() -> None:
+    trusted = ["10.0.0.1", "10.0.0.2"]
+    assert client_address("203.0.113.9", "1.2.3.4", trusted) == "203.0.113.9", "no proxy: as is"
+    assert client_address("10.0.0.1", "1.2.3.4, 198.51.100.7", trusted) == "198.51.100.7"
+    assert client_address("10.0.0.1", "198.51.100.7, 10.0.0.2", trusted) == "198.51.100.7"
+    assert client_address("10.0.0.1", "", trusted) == "10.0.0.1"

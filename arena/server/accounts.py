@@ -13,10 +13,12 @@ import secrets
 from datetime import timedelta
 from typing import Any
 
-from arena.server.errors import Refused
+from arena.server.errors import OverQuota, Refused
 
 #: How long an invite stays good.
 INVITE_DAYS = 7
+#: Failed logins and joins are counted over this window (``[server] login_limit``).
+THROTTLE_WINDOW = timedelta(minutes=10)
 #: What a token starts with: a leaked one is easy to recognize in a log or a repository.
 TOKEN_PREFIX = "arena_"
 
@@ -111,3 +113,46 @@ def token_user(token: str) -> Any | None:
         .first()
     )
     return None if found is None or not found.user.is_active else found.user
+
+
+def client_address(remote: str, forwarded: str, trusted: list[str]) -> str:
+    """Who is asking: the connection's address, or, where it is a ``trusted`` proxy, the
+    nearest address in ``X-Forwarded-For`` that is not one (what a client writes there
+    itself is believed only as far as a trusted proxy vouches for it)."""
+    if remote not in trusted:
+        return remote
+    hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+    for hop in reversed(hops):
+        if hop not in trusted:
+            return hop
+    return remote
+
+
+def throttled(address: str, limit: int) -> None:
+    """Refuse an address with ``limit`` failed logins or joins in the window.
+
+    Raises:
+        OverQuota: 429, saying when to try again.
+    """
+    from django.utils import timezone  # noqa: PLC0415
+
+    from arena.server.web.models import FailedAttempt  # noqa: PLC0415
+
+    since = timezone.now() - THROTTLE_WINDOW
+    recent = FailedAttempt.objects.filter(address=address, at__gte=since)
+    if recent.count() >= limit:
+        minutes = THROTTLE_WINDOW.seconds // 60
+        raise OverQuota(
+            f"{limit} failed logins or joins from your address in {minutes} minutes: "
+            "try again later"
+        )
+
+
+def failed_attempt(address: str) -> None:
+    """Count a failed login or join from ``address`` (old ones are dropped here too)."""
+    from django.utils import timezone  # noqa: PLC0415
+
+    from arena.server.web.models import FailedAttempt  # noqa: PLC0415
+
+    FailedAttempt.objects.filter(at__lt=timezone.now() - THROTTLE_WINDOW).delete()
+    FailedAttempt.objects.create(address=address)

@@ -16,7 +16,13 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from arena.server.accounts import join, token_user
+from arena.server.accounts import (
+    client_address,
+    failed_attempt,
+    join,
+    throttled,
+    token_user,
+)
 from arena.server.archive import ArchiveRefused
 from arena.server.errors import NotFound, NotYours, Refused, TooLarge
 from arena.server.uploads import accept
@@ -87,9 +93,22 @@ def body(request: HttpRequest, *keys: str) -> dict[str, str]:
 
 @api("POST")
 def join_view(request: HttpRequest) -> HttpResponse:
-    """``POST /api/v1/join {"code", "user", "password"}`` -> 201 ``{"user", "token"}``."""
-    given = body(request, "code", "user", "password")
-    user, token = join(given["code"], given["user"], given["password"])
+    """``POST /api/v1/join {"code", "user", "password"}`` -> 201 ``{"user", "token"}``; an
+    address with ``login_limit`` failures in 10 minutes is answered 429 (codes are 256
+    bits: the limit is against a password guessed for a reset, and against load)."""
+    server = settings.ARENA["server"]
+    address = client_address(
+        request.META.get("REMOTE_ADDR", ""),
+        request.headers.get("X-Forwarded-For", ""),
+        server["trusted_proxies"],
+    )
+    throttled(address, server["login_limit"])
+    try:
+        given = body(request, "code", "user", "password")
+        user, token = join(given["code"], given["user"], given["password"])
+    except Refused:
+        failed_attempt(address)
+        raise
     return JsonResponse({"user": user.username, "token": token}, status=201)
 
 

@@ -89,3 +89,11 @@ class Version(models.Model):
     def name(self) -> str:
         """The league's name of the version: ``BOT`` for the first, ``BOT@N`` after."""
         return self.bot.name if self.number == 1 else f"{self.bot.name}@{self.number}"
+
+
+class FailedAttempt(models.Model):
+    """A failed login or join, by address: past ``login_limit`` of them in
+    :data:`arena.server.accounts.THROTTLE_WINDOW`, that address is answered 429."""
+
+    address: models.CharField[str, str] = models.CharField(max_length=64, db_index=True)
+    at: models.DateTimeField[datetime, datetime] = models.DateTimeField(auto_now_add=True)
