@@ -546,3 +546,35 @@ def test_the_client_address_behind_trusted_proxies() -> None:
     assert client_address("10.0.0.1", "1.2.3.4, 198.51.100.7", trusted) == "198.51.100.7"
     assert client_address("10.0.0.1", "198.51.100.7, 10.0.0.2", trusted) == "198.51.100.7"
     assert client_address("10.0.0.1", "", trusted) == "10.0.0.1"
+
+
+def league_rows(folder: Path) -> dict[str, dict[str, Any]]:
+    """The ladder's leaderboard, by bot (empty before its first game)."""
+    done = arena("leaderboard", str(folder), "--format", "json", cwd=folder)
+    return {row["bot"]: row for row in json.loads(done.stdout)} if done.returncode == 0 else {}
+
+
+def test_the_ladder_plays_the_house_bots_and_each_active_version(tmp_path: Path) -> None:
+    league = CONFIG.replace("players = 3\n", "players = 3\ndeals = 1\nmove_ms = 50\n")
+    running = start(tmp_path, free_port(), league)
+    try:
+        ann, bob = author(running, "ann"), author(running, "bob")
+        upload = zipped(KIT, name="annbot")
+        assert running.call("POST", "/api/v1/bots", token=ann, upload=upload)[0] == 202
+        assert (
+            running.call("POST", "/api/v1/bots", token=bob, upload=zipped(KIT, name="bobbot"))[0]
+            == 202
+        )
+        deadline = time.monotonic() + 120
+        while set(league_rows(running.folder)) != {"greedy", "annbot", "bobbot"}:
+            assert time.monotonic() < deadline, league_rows(running.folder)
+            time.sleep(0.5)
+        newer = zipped(KIT, name="annbot", change="# v2\n")
+        assert running.call("POST", "/api/v1/bots", token=ann, upload=newer)[0] == 202
+        while "annbot@2" not in league_rows(running.folder):
+            assert time.monotonic() < deadline, league_rows(running.folder)
+            time.sleep(0.5)
+        assert league_rows(running.folder)["annbot"]["retired"] is True
+    finally:
+        running.process.send_signal(signal.SIGINT)
+        assert running.process.wait(timeout=60) == 130

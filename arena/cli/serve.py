@@ -33,6 +33,9 @@ def _server() -> None:
 @click.option(
     "--out", type=click.Path(path_type=Path), help="The competition's folder (results/<name>)."
 )
+@click.option(
+    "--jobs", default=1, show_default=True, type=click.IntRange(1), help="The ladder's workers."
+)
 @click.option("--invite", metavar="NAME", help="Print an invite for NAME (URL/join/CODE), exit.")
 @click.option(
     "--role",
@@ -42,7 +45,13 @@ def _server() -> None:
     help="What --invite makes of NAME.",
 )
 def serve(
-    config: Path, host: str, port: int, out: Path | None, invite: str | None, role: str
+    config: Path,
+    host: str,
+    port: int,
+    out: Path | None,
+    jobs: int,
+    invite: str | None,
+    role: str,
 ) -> None:
     """Run a competition: authors upload bots, everyone watches the leaderboard.
 
@@ -65,7 +74,12 @@ def serve(
     with stop_like_ctrl_c():
         try:
             status = run.serve(
-                config, out=out, host=host, port=port, say=lambda line: click.echo(line, err=True)
+                config,
+                out=out,
+                host=host,
+                port=port,
+                jobs=jobs,
+                say=lambda line: click.echo(line, err=True),
             )
         except KeyboardInterrupt as interrupt:
             click.echo("arena serve stopped; rerun the same command to go on", err=True)

@@ -1,6 +1,7 @@
 """A child process of ``arena serve``: ``python -m arena.server.child KIND CONFIG DIR URL [FD]``.
 
-``web``: the web app. ``builder``: builds and checks queued versions
+``web``: the web app. ``ladder`` (its last argument: the local workers): the league
+that never stops (:mod:`arena.server.ladder`). ``builder``: builds and checks queued versions
 (:mod:`arena.server.builder`), its build records in ``DIR/cache`` (the
 competition's, not the user's cache).
 
@@ -75,6 +76,41 @@ def builder(config_path: Path, folder: Path, url: str) -> None:
             sys.exit(143)
 
 
+def ladder(config_path: Path, folder: Path, url: str, jobs: int) -> None:
+    """Play the ladder (:mod:`arena.server.ladder`) until SIGTERM (exit status 143)."""
+    from arena.bots.health import build_all  # noqa: PLC0415
+    from arena.events.run import run  # noqa: PLC0415
+    from arena.events.settings import RunFlags, resolve_running  # noqa: PLC0415
+    from arena.server.config import load_server_config  # noqa: PLC0415
+    from arena.server.folder import prepare  # noqa: PLC0415
+    from arena.server.ladder import LadderField, field_now, ladder_event  # noqa: PLC0415
+    from arena.server.site import setup  # noqa: PLC0415
+    from arena.tournament.config import config_bots  # noqa: PLC0415
+
+    config = load_server_config(config_path)
+    secrets = prepare(folder)
+    setup(folder, config, secrets, url)
+    os.environ[CACHE_ENV] = str(folder / "cache")
+    house = config_bots(config.event, config.path)
+    sandbox = resolve_running(RunFlags(), config.event).sandbox.capabilities()
+    with stop_like_ctrl_c():
+        try:
+            for broken in build_all(house, rebuild=False):
+                print(f"arena serve: house {broken}", file=sys.stderr)
+            players = int(config.event.get("players") or 4)
+            field = field_now(folder, house, players)
+            run(
+                ladder_event(config.event, secrets.ladder_seed, field),
+                folder,
+                sandbox=sandbox,
+                jobs=jobs,
+                pin=False,
+                field=LadderField(folder, house, [spec.name for spec in field]),
+            )
+        except KeyboardInterrupt:
+            sys.exit(143)
+
+
 def main(argv: list[str]) -> None:
     """Run the child ``argv[0]`` names."""
     kind, config_path, folder, url, *rest = argv
@@ -82,6 +118,8 @@ def main(argv: list[str]) -> None:
         web(Path(config_path), Path(folder), url, int(rest[0]))
     elif kind == "builder":
         builder(Path(config_path), Path(folder), url)
+    elif kind == "ladder":
+        ladder(Path(config_path), Path(folder), url, int(rest[0]))
     else:
         raise SystemExit(f"arena.server.child: no child {kind!r}")
 

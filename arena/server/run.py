@@ -7,7 +7,7 @@ from pathlib import Path
 
 from arena.server.config import load_server_config
 from arena.server.folder import held, prepare
-from arena.server.supervise import Supervisor, builder_child, listen, web_child
+from arena.server.supervise import Supervisor, builder_child, ladder_child, listen, web_child
 from arena.tournament.config import config_bots
 
 #: Where the web app listens unless told (loopback: a competition is opened on purpose).
@@ -16,7 +16,13 @@ PORT = 8000
 
 
 def serve(
-    config_path: Path, *, out: Path | None, host: str, port: int, say: Callable[[str], None]
+    config_path: Path,
+    *,
+    out: Path | None,
+    host: str,
+    port: int,
+    jobs: int = 1,
+    say: Callable[[str], None],
 ) -> int:
     """Run the competition of ``config_path`` until a stop (KeyboardInterrupt) or too many
     deaths of its children (the exit status, 1).
@@ -44,6 +50,7 @@ def serve(
         children = [
             web_child(config_path, folder, url, listening),
             builder_child(config_path, folder, url),
+            ladder_child(config_path, folder, url, jobs),
         ]
         return Supervisor(children, say).run()
 

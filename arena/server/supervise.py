@@ -130,3 +130,9 @@ def builder_child(config: Path, folder: Path, url: str) -> Child:
     """The builder's child (:mod:`arena.server.builder`)."""
     argv = [sys.executable, "-m", "arena.server.child", "builder", str(config), str(folder), url]
     return Child("builder", argv)
+
+
+def ladder_child(config: Path, folder: Path, url: str, jobs: int) -> Child:
+    """The ladder's child (:mod:`arena.server.ladder`), its games on ``jobs`` workers."""
+    argv = [sys.executable, "-m", "arena.server.child", "ladder", str(config), str(folder), url]
+    return Child("ladder", [*argv, str(jobs)])

@@ -1,0 +1,94 @@
+"""The ladder: a league that never stops, its field the house bots and the active versions.
+
+It plays through the run API (:func:`arena.events.run.run`) as a sampled or
+Swiss tournament with no end (:data:`ROUNDS` is a bound no competition
+reaches, and nothing is made ahead of the round being played), into the
+competition's ``results.sqlite``, so ``arena leaderboard DIR`` and
+``arena report DIR`` read it. Its field comes from the server's database
+(:class:`LadderField`, asked at each round boundary): a version that
+becomes active enters under its league name (``BOT``, ``BOT@2``), one that
+retires or fails leaves, and stays on the leaderboard. Its seed is the
+folder's secret. Until the field can fill a table, it waits.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from arena.bots.spec import BotSpec, parse_bot
+from arena.events.field import Enter, FieldChange, Retire
+from arena.events.settings import RunFlags, resolve_running
+from arena.game.rules import rules_from
+from arena.server.uploads import version_folder
+from arena.tournament.config import DEFAULT_DEALS
+from arena.tournament.event import TournamentEvent
+
+#: The rounds of a ladder: a bound, not a plan (a round is made when it is played).
+ROUNDS = 10**9
+#: How often a ladder too small to play looks again.
+WAIT_S = 1.0
+
+
+def active_versions(folder: Path) -> dict[str, BotSpec]:
+    """The active versions, by league name, as bots."""
+    from arena.server.web.models import Version  # noqa: PLC0415 - Django, set up by the caller
+
+    specs = {}
+    for version in Version.objects.select_related("bot").filter(status="active"):
+        home = version_folder(folder, version.bot.key, version.number)
+        # BOT@N is a league's name for a later version, which a BOT argument cannot give.
+        specs[version.name] = replace(parse_bot(f"{version.bot.name}={home}"), name=version.name)
+    return specs
+
+
+class LadderField:
+    """The field's changes since the last round: versions activated enter, versions
+    retired or failed leave; the house bots always play."""
+
+    def __init__(self, folder: Path, house: Sequence[BotSpec], playing: Sequence[str]) -> None:
+        self.folder = folder
+        self.house = {spec.name for spec in house}
+        self.playing = set(playing)
+
+    def changes(self) -> Sequence[FieldChange]:
+        wanted = active_versions(self.folder)
+        entering: list[FieldChange] = [
+            Enter(spec) for name, spec in wanted.items() if name not in self.playing
+        ]
+        leaving: list[FieldChange] = [
+            Retire(name) for name in sorted(self.playing - set(wanted) - self.house)
+        ]
+        self.playing = set(wanted) | self.house
+        return [*leaving, *entering]
+
+
+def ladder_event(event: dict[str, Any], seed: int, bots: Sequence[BotSpec]) -> TournamentEvent:
+    """The ladder as a tournament of ``bots``: the config's rules, limits and schedule."""
+    running = resolve_running(RunFlags(), event)
+    rules = rules_from(
+        (), players=event.get("players"), base=event.get("rules", {}), seats="players"
+    )
+    return TournamentEvent(
+        bots=tuple(bots),
+        players=rules.players,
+        deals=event.get("deals", DEFAULT_DEALS),
+        seed=seed,
+        rules=rules,
+        limits=running.limits,
+        resources=running.resources,
+        schedule=event["schedule"],
+        rounds=ROUNDS,
+    )
+
+
+def field_now(folder: Path, house: Sequence[BotSpec], players: int) -> list[BotSpec]:
+    """The field, once it can fill a table (waiting till then)."""
+    while True:
+        field = [*house, *active_versions(folder).values()]
+        if len(field) >= players:
+            return field
+        time.sleep(WAIT_S)
