@@ -575,6 +575,51 @@ def test_the_ladder_plays_the_house_bots_and_each_active_version(tmp_path: Path)
             assert time.monotonic() < deadline, league_rows(running.folder)
             time.sleep(0.5)
         assert league_rows(running.folder)["annbot"]["retired"] is True
+        status, rows = running.call("GET", "/api/v1/leaderboard")
+        assert status == 200
+        seen = {row["version"]: (row["owner"], row["status"]) for row in rows}
+        assert seen["greedy"] == (None, "active") and seen["annbot@2"] == ("ann", "active")
+        assert seen["annbot"] == ("ann", "retired") and seen["bobbot"] == ("bob", "active")
+        assert {row["bot"] for row in rows} == set(league_rows(running.folder))
     finally:
         running.process.send_signal(signal.SIGINT)
         assert running.process.wait(timeout=60) == 130
+
+
+REDACTION = """
+import json, sys
+from pathlib import Path
+from arena.server.config import ServerConfig
+from arena.server.folder import prepare
+from arena.server.site import migrate, setup
+folder = Path(sys.argv[1])
+setup(folder, ServerConfig(folder / "c.toml", {}, {}), prepare(folder), "http://x")
+migrate(folder)
+from django.contrib.auth.models import User
+from arena.server import board
+from arena.server.web.models import Bot, Version
+ann, bob = (User.objects.create_user(name) for name in ("ann", "bob"))
+olga = User.objects.create_user("olga", is_staff=True)
+mine = Bot.objects.create(name="annbot", key="annbot", owner=ann)
+Version.objects.create(bot=mine, number=1, digest="d", status="active")
+fault = [{"game": "g1", "kind": "malformed", "detail": "printed: my secret plan"}]
+board.standings = lambda _: [{"bot": "annbot", "fault_details": fault}]
+print(json.dumps({
+    who: board.leaderboard(folder, user)[0]["fault_details"]
+    for who, user in (("anonymous", None), ("ann", ann), ("bob", bob), ("olga", olga))
+}))
+"""
+
+
+def test_fault_details_on_the_leaderboard_are_their_owners_and_organizers_only(
+    tmp_path: Path,
+) -> None:
+    """What a bot printed can be in its fault details: another author must not read it."""
+    done = subprocess.run(
+        [sys.executable, "-c", REDACTION, str(tmp_path)],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert seen["anonymous"] == [] and seen["bob"] == []
+    assert seen["ann"] == seen["olga"] != []

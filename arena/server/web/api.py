@@ -124,6 +124,19 @@ def account_view(request: HttpRequest) -> HttpResponse:
     return JsonResponse({"user": user.username, "role": role, "tokens": tokens})
 
 
+@api("GET")
+def leaderboard_view(request: HttpRequest) -> HttpResponse:
+    """``GET /api/v1/leaderboard``: the ladder's rows, each with ``owner``, ``version`` and
+    ``status``, fault details for their owners only (:mod:`arena.server.board`); a server
+    that is not public answers 401 without a token."""
+    from arena.server.board import leaderboard  # noqa: PLC0415
+
+    viewer = bearer(request)
+    if viewer is None and not settings.ARENA["server"]["public"]:
+        return error(401, "this competition is not public: Authorization: Bearer TOKEN")
+    return JsonResponse(leaderboard(Path(settings.ARENA["folder"]), viewer), safe=False)
+
+
 def version_object(version: Any) -> dict[str, Any]:
     """A version as the API says it (the contract's fields; the ladder's figures are
     null until it has played)."""

@@ -9,6 +9,7 @@ from arena.server.web import api
 urlpatterns = [
     path("api/v1/join", api.join_view),
     path("api/v1/account", api.account_view),
+    path("api/v1/leaderboard", api.leaderboard_view),
     path("api/v1/bots", api.bots_view),
     path("api/v1/bots/<str:name>", api.bot_view),
     path("api/v1/versions/<str:name>", api.version_view),

@@ -1,0 +1,76 @@
+"""The ladder's leaderboard for the web app: read-only, cached about a second, redacted.
+
+Page views must never slow the games: the web app opens the ladder's store
+read-only and keeps what it read for :data:`FRESH_S`, so a thousand views a
+second cost one read a second, and the write-ahead log can checkpoint
+between reads. Each row is ``arena leaderboard --format json``'s, with the
+version's ``owner`` (null for a house bot), ``version`` and ``status``; a
+row's ``fault_details`` (what a bot printed can be in them) are its owner's
+and the organizers' only: anyone else gets an empty list.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from arena.results.store import DATABASE, open_existing
+
+#: How long a read of the ladder's store is served again.
+FRESH_S = 1.0
+
+_lock = threading.Lock()
+_cache: dict[str, Any] = {"at": -FRESH_S, "rows": []}
+
+
+def _read(folder: Path) -> list[dict[str, Any]]:
+    """The standings with each bot's first faults, or none before the ladder's first game."""
+    if not (folder / DATABASE).is_file():
+        return []
+    store = open_existing(folder)
+    try:
+        rows = store.guarded(store.standings)
+        details = store.guarded(store.fault_details)
+    finally:
+        store.close()
+    return [{**row, "fault_details": details.get(row["bot"], [])} for row in rows]
+
+
+def standings(folder: Path) -> list[dict[str, Any]]:
+    """The ladder's rows, at most :data:`FRESH_S` old."""
+    with _lock:
+        now = time.monotonic()
+        if now - _cache["at"] >= FRESH_S:
+            _cache["rows"], _cache["at"] = _read(folder), now
+        return list(_cache["rows"])
+
+
+def leaderboard(folder: Path, viewer: Any | None) -> list[dict[str, Any]]:
+    """The rows as ``viewer`` (a user, or None) may see them (see the module)."""
+    from arena.server.web.models import Version  # noqa: PLC0415 - Django, set up by the caller
+
+    versions = {
+        version.name: version
+        for version in Version.objects.select_related("bot", "bot__owner").exclude(
+            status__in=("queued", "building", "checking", "failed")
+        )
+    }
+    organizer = viewer is not None and bool(viewer.is_staff)
+    rows = []
+    for row in standings(folder):
+        version = versions.get(row["bot"])
+        owner = None if version is None or version.bot.owner is None else version.bot.owner
+        status = version.status if version is not None else "active"
+        mine = organizer or (owner is not None and viewer is not None and owner.pk == viewer.pk)
+        rows.append(
+            {
+                **row,
+                "owner": None if owner is None else owner.username,
+                "version": row["bot"],
+                "status": status,
+                "fault_details": row["fault_details"] if mine else [],
+            }
+        )
+    return rows
