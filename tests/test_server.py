@@ -581,6 +581,9 @@ def test_the_ladder_plays_the_house_bots_and_each_active_version(tmp_path: Path)
         assert seen["greedy"] == (None, "active") and seen["annbot@2"] == ("ann", "active")
         assert seen["annbot"] == ("ann", "retired") and seen["bobbot"] == ("bob", "active")
         assert {row["bot"] for row in rows} == set(league_rows(running.folder))
+        _, version = running.call("GET", "/api/v1/versions/bobbot")
+        assert version["games"] > 0 and version["mu"] is not None, "rated by the ladder"
+        assert version["score"] == pytest.approx(version["mu"] - 3 * version["sigma"], abs=0.01)
     finally:
         running.process.send_signal(signal.SIGINT)
         assert running.process.wait(timeout=60) == 130

@@ -139,8 +139,14 @@ def leaderboard_view(request: HttpRequest) -> HttpResponse:
 
 def version_object(version: Any) -> dict[str, Any]:
     """A version as the API says it (the contract's fields; the ladder's figures are
-    null until it has played)."""
+    null until it has played a game)."""
+    from arena.server.board import standings  # noqa: PLC0415
+
     owner = version.bot.owner
+    rated = next(
+        (row for row in standings(Path(settings.ARENA["folder"])) if row["bot"] == version.name),
+        None,
+    )
     return {
         "bot": version.bot.name,
         "version": version.name,
@@ -148,10 +154,10 @@ def version_object(version: Any) -> dict[str, Any]:
         "status": version.status,
         "reason": version.reason,
         "ranked": settings.ARENA["server"]["reference_bot"] is None,
-        "games": 0,
-        "mu": None,
-        "sigma": None,
-        "score": None,
+        "games": 0 if rated is None else rated["games"],
+        "mu": None if rated is None else rated["mu"],
+        "sigma": None if rated is None else rated["sigma"],
+        "score": None if rated is None else rated["score"],
         "verdict": None,
     }
 
