@@ -456,8 +456,12 @@ def test_a_version_is_built_checked_and_made_active_retiring_the_one_before(
         == 202
     )
     failed = settled(server, "broken")
-    assert failed["status"] == "failed"
-    assert failed["reason"].startswith("the build failed: ") and "\n" not in failed["reason"]
+    assert (failed["status"], failed["reason"]) == ("failed", "the build failed"), "no detail"
+    _, other = server.call("GET", "/api/v1/versions/broken", token=ann)
+    assert other["reason"] == "the build failed", "what the build printed is its owner's"
+    _, mine = server.call("GET", "/api/v1/versions/broken", token=bob)
+    assert mine["reason"].startswith("the build failed: ") and "\n" not in mine["reason"]
+    assert "nope" in mine["reason"]
     status, _ = server.call("GET", "/api/v1/versions/broken/build-log", token=ann)
     assert status == 403, "a build log is its owner's"
     assert server.call("GET", "/api/v1/versions/broken/build-log")[0] == 401

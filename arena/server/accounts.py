@@ -115,6 +115,21 @@ def token_user(token: str) -> Any | None:
     return None if found is None or not found.user.is_active else found.user
 
 
+def sees_private(viewer: Any | None, owner: Any | None) -> bool:
+    """Whether ``viewer`` (a user, or None) may see what only an owner and the organizers
+    may (the contract's table: stderr, move info, fault details, build logs, reasons'
+    details): the owner, or an organizer."""
+    if viewer is None:
+        return False
+    return bool(viewer.is_staff) or (owner is not None and owner.pk == viewer.pk)
+
+
+def public_reason(reason: str) -> str:
+    """A failed version's reason as anyone may read it: its summary, before the first
+    ``": "`` (the detail can quote what the bot or its build printed)."""
+    return reason.split(": ", 1)[0]
+
+
 def client_address(remote: str, forwarded: str, trusted: list[str]) -> str:
     """Who is asking: the connection's address, or, where it is a ``trusted`` proxy, the
     nearest address in ``X-Forwarded-For`` that is not one (what a client writes there

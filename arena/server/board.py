@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from arena.results.store import DATABASE, open_existing
+from arena.server.accounts import sees_private
 
 #: How long a read of the ladder's store is served again.
 FRESH_S = 1.0
 
 _lock = threading.Lock()
-_cache: dict[str, Any] = {"at": -FRESH_S, "rows": []}
+_cache: dict[str, Any] = {"at": -FRESH_S, "rows": [], "by_bot": {}}
 
 
 def _read(folder: Path) -> list[dict[str, Any]]:
@@ -38,13 +39,25 @@ def _read(folder: Path) -> list[dict[str, Any]]:
     return [{**row, "fault_details": details.get(row["bot"], [])} for row in rows]
 
 
-def standings(folder: Path) -> list[dict[str, Any]]:
-    """The ladder's rows, at most :data:`FRESH_S` old."""
+def _fresh(folder: Path) -> dict[str, Any]:
+    """The cache, read again where it is older than :data:`FRESH_S`."""
     with _lock:
         now = time.monotonic()
         if now - _cache["at"] >= FRESH_S:
-            _cache["rows"], _cache["at"] = _read(folder), now
-        return list(_cache["rows"])
+            rows = _read(folder)
+            _cache.update(at=now, rows=rows, by_bot={row["bot"]: row for row in rows})
+        return _cache
+
+
+def standings(folder: Path) -> list[dict[str, Any]]:
+    """The ladder's rows, at most :data:`FRESH_S` old."""
+    return list(_fresh(folder)["rows"])
+
+
+def rating(folder: Path, name: str) -> dict[str, Any] | None:
+    """The ladder's row of the bot ``name`` (a league name), or None before it played."""
+    row: dict[str, Any] | None = _fresh(folder)["by_bot"].get(name)
+    return row
 
 
 def leaderboard(folder: Path, viewer: Any | None) -> list[dict[str, Any]]:
@@ -57,20 +70,18 @@ def leaderboard(folder: Path, viewer: Any | None) -> list[dict[str, Any]]:
             status__in=("queued", "building", "checking", "failed")
         )
     }
-    organizer = viewer is not None and bool(viewer.is_staff)
     rows = []
     for row in standings(folder):
         version = versions.get(row["bot"])
         owner = None if version is None or version.bot.owner is None else version.bot.owner
         status = version.status if version is not None else "active"
-        mine = organizer or (owner is not None and viewer is not None and owner.pk == viewer.pk)
         rows.append(
             {
                 **row,
                 "owner": None if owner is None else owner.username,
                 "version": row["bot"],
                 "status": status,
-                "fault_details": row["fault_details"] if mine else [],
+                "fault_details": row["fault_details"] if sees_private(viewer, owner) else [],
             }
         )
     return rows

@@ -91,7 +91,7 @@ def work_once(folder: Path, limits: Limits) -> bool:
         _set(version, "failed", f"the build failed: {failure.reason}")
         return True
     except ArenaError as error:  # a bot.toml this arena cannot run (a program not there)
-        _set(version, "failed", str(error))
+        _set(version, "failed", f"the bot cannot run: {error}")
         return True
     if failed is not None:
         _set(version, "failed", f"check {failed.name!r} failed: {failed.detail}".rstrip(": "))

@@ -20,6 +20,8 @@ from arena.server.accounts import (
     client_address,
     failed_attempt,
     join,
+    public_reason,
+    sees_private,
     throttled,
     token_user,
 )
@@ -137,22 +139,21 @@ def leaderboard_view(request: HttpRequest) -> HttpResponse:
     return JsonResponse(leaderboard(Path(settings.ARENA["folder"]), viewer), safe=False)
 
 
-def version_object(version: Any) -> dict[str, Any]:
-    """A version as the API says it (the contract's fields; the ladder's figures are
-    null until it has played a game)."""
-    from arena.server.board import standings  # noqa: PLC0415
+def version_object(version: Any, viewer: Any | None) -> dict[str, Any]:
+    """A version as ``viewer`` (a user, or None) may see it: the contract's fields, the
+    ladder's figures null until it has played a game, a failure's detail its owner's and
+    the organizers' only (it can quote what the bot or its build printed)."""
+    from arena.server.board import rating  # noqa: PLC0415
 
     owner = version.bot.owner
-    rated = next(
-        (row for row in standings(Path(settings.ARENA["folder"])) if row["bot"] == version.name),
-        None,
-    )
+    rated = rating(Path(settings.ARENA["folder"]), version.name)
+    reason = version.reason if sees_private(viewer, owner) else public_reason(version.reason)
     return {
         "bot": version.bot.name,
         "version": version.name,
         "owner": None if owner is None else owner.username,
         "status": version.status,
-        "reason": version.reason,
+        "reason": reason,
         "ranked": settings.ARENA["server"]["reference_bot"] is None,
         "games": 0 if rated is None else rated["games"],
         "mu": None if rated is None else rated["mu"],
@@ -178,7 +179,7 @@ def bots_view(request: HttpRequest) -> HttpResponse:
     if given is None:
         raise Refused("no file in the multipart field 'bot'")
     version, new = accept(request.user, given, Path(settings.ARENA["folder"]), server)
-    answer = version_object(version)
+    answer = version_object(version, request.user)
     url = f"{settings.ARENA['url']}/versions/{version.name}"
     return JsonResponse(
         {key: answer[key] for key in ("bot", "version", "status")} | {"url": url},
@@ -189,7 +190,7 @@ def bots_view(request: HttpRequest) -> HttpResponse:
 @api("GET")
 def version_view(request: HttpRequest, name: str) -> HttpResponse:
     """``GET /api/v1/versions/ID``: a version (ID: ``BOT`` or ``BOT@N``)."""
-    return JsonResponse(version_object(find_version(name)))
+    return JsonResponse(version_object(find_version(name), bearer(request)))
 
 
 @api("GET", auth=True)
@@ -199,9 +200,7 @@ def build_log_view(request: HttpRequest, name: str) -> HttpResponse:
     from arena.server.builder import build_log  # noqa: PLC0415
 
     version = find_version(name)
-    user: Any = request.user
-    owner = version.bot.owner
-    if not user.is_staff and (owner is None or owner.pk != user.pk):
+    if not sees_private(request.user, version.bot.owner):
         raise NotYours(f"the build log of {version.name} is its owner's")
     log = build_log(Path(settings.ARENA["folder"]), version.name)
     if not log.is_file():
@@ -217,7 +216,9 @@ def bot_view(request: HttpRequest, name: str) -> HttpResponse:
     bot = Bot.objects.filter(key=name.lower()).select_related("owner").first()
     if bot is None:
         raise NotFound(f"no bot {name!r} here")
-    versions = [version_object(v) for v in Version.objects.filter(bot=bot).order_by("-number")]
+    viewer = bearer(request)
+    found = Version.objects.filter(bot=bot).order_by("-number")
+    versions = [version_object(version, viewer) for version in found]
     owner = None if bot.owner is None else bot.owner.username
     return JsonResponse({"bot": bot.name, "owner": owner, "versions": versions})
 
