@@ -33,16 +33,19 @@ ROUNDS = 10**9
 WAIT_S = 1.0
 
 
-def active_versions(folder: Path) -> dict[str, BotSpec]:
-    """The active versions, by league name, as bots."""
+def active_versions() -> dict[str, Any]:
+    """The active versions, by league name (no file read: a ladder of 5,000 bots asks at
+    every round boundary)."""
     from arena.server.web.models import Version  # noqa: PLC0415 - Django, set up by the caller
 
-    specs = {}
-    for version in Version.objects.select_related("bot").filter(status="active"):
-        home = version_folder(folder, version.bot.key, version.number)
-        # BOT@N is a league's name for a later version, which a BOT argument cannot give.
-        specs[version.name] = replace(parse_bot(f"{version.bot.name}={home}"), name=version.name)
-    return specs
+    return {v.name: v for v in Version.objects.select_related("bot").filter(status="active")}
+
+
+def as_bot(folder: Path, version: Any) -> BotSpec:
+    """A version as a bot of the league, its files read (``bot.toml``)."""
+    home = version_folder(folder, version.bot.key, version.number)
+    # BOT@N is a league's name for a later version, which a BOT argument cannot give.
+    return replace(parse_bot(f"{version.bot.name}={home}"), name=version.name)
 
 
 class LadderField:
@@ -55,9 +58,11 @@ class LadderField:
         self.playing = set(playing)
 
     def changes(self) -> Sequence[FieldChange]:
-        wanted = active_versions(self.folder)
+        wanted = active_versions()
         entering: list[FieldChange] = [
-            Enter(spec) for name, spec in wanted.items() if name not in self.playing
+            Enter(as_bot(self.folder, version))
+            for name, version in wanted.items()
+            if name not in self.playing
         ]
         leaving: list[FieldChange] = [
             Retire(name) for name in sorted(self.playing - set(wanted) - self.house)
@@ -88,7 +93,7 @@ def ladder_event(event: dict[str, Any], seed: int, bots: Sequence[BotSpec]) -> T
 def field_now(folder: Path, house: Sequence[BotSpec], players: int) -> list[BotSpec]:
     """The field, once it can fill a table (waiting till then)."""
     while True:
-        field = [*house, *active_versions(folder).values()]
+        field = [*house, *(as_bot(folder, v) for v in active_versions().values())]
         if len(field) >= players:
             return field
         time.sleep(WAIT_S)
