@@ -287,3 +287,54 @@ def test_an_event_whose_field_is_fixed_refuses_an_entry(tmp_path: Path) -> None:
     executor = LocalExecutor(1, pin=False, make=random_players)
     with pytest.raises(Unfinished, match="a round-robin keeps its field"):
         run(event, tmp_path, sandbox=None, executor=executor, field=source)
+
+
+def deal_sets_per_process(tmp_path: Path, *, isolated: bool) -> list[list[int]]:
+    """The deal sets each bot process was seated for, in a sampled league of 4 bots at
+    tables of 3, 2 deal sets a table, played by one worker of in-process players."""
+    made: list[RandomPlayer] = []
+    seen: dict[int, list[str]] = {}
+
+    class Remembering(RandomPlayer):
+        def start_game(self, message: dict[str, Any], line: bytes) -> None:
+            super().start_game(message, line)
+            seen.setdefault(id(self), []).append(message["game"])
+
+    def remembering(spec: BotSpec) -> RandomPlayer:
+        made.append(Remembering(spec.name))
+        return made[-1]
+
+    league = replace(in_process("abcd"), schedule="sampled", rounds=4, deals=2, isolated=isolated)
+    run(league, tmp_path, sandbox=None, executor=LocalExecutor(1, pin=False, make=remembering))
+    store = open_existing(tmp_path)
+    try:
+        deal_set = {game["id"]: game["deal_set"] for game in store.games()}
+    finally:
+        store.close()
+    assert len(deal_set) == 4 * 2 * 3
+    return [[deal_set[game] for game in seen[id(player)]] for player in made]
+
+
+def test_an_isolated_league_never_shows_a_process_one_deal_set_twice(tmp_path: Path) -> None:
+    """A process that played one seat rotation of a deal set could recognise its hands in
+    the next: isolated, every rotation is another process, and the ids say nothing."""
+    shared = deal_sets_per_process(tmp_path / "shared", isolated=False)
+    assert len(shared) == 4
+    assert any(len(set(sets)) < len(sets) for sets in shared), "the test must see a repeat"
+    isolated = deal_sets_per_process(tmp_path / "isolated", isolated=True)
+    assert len(isolated) == 4 * 3, "a process per bot and rotation"
+    assert all(len(set(sets)) == len(sets) for sets in isolated)
+    replays = sorted(path.stem for path in (tmp_path / "isolated" / "replays").glob("*.jsonl"))
+    assert len(replays) == 24 and all(re.fullmatch(r"g[0-9a-f]{24}", name) for name in replays)
+    again = sorted(p.stem for p in (tmp_path / "shared" / "replays").glob("*.jsonl"))
+    assert all(re.fullmatch(r"rd\d{5}-t\d{5}-d\d-r\d", name) for name in again)
+
+
+def test_secret_ids_follow_the_seed_alone() -> None:
+    from arena.tournament.schedule import SecretIds  # noqa: PLC0415
+
+    ids = SecretIds(7)
+    one = [ids.game_id(1, 0, 0, 0, rotation) for rotation in range(4)]
+    assert one == [SecretIds(7).game_id(1, 0, 0, 0, rotation) for rotation in range(4)]
+    assert len(set(one)) == 4
+    assert SecretIds(8).game_id(1, 0, 0, 0, 0) != one[0]

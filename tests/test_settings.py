@@ -44,6 +44,7 @@ rounds = 6
 stop_top = 2
 stop_confidence = 0.9
 max_games = 5000
+isolate_rotations = true
 
 [rules]
 dog_life = "none"
@@ -84,6 +85,7 @@ def test_the_config_file_decides_where_no_flag_is_given(config: Path) -> None:
     assert (event.gauntlet, event.schedule, event.rounds) == ("a", "sampled", 6)
     assert event.stop is not None and (event.stop.top, event.stop.confidence) == (2, 0.9)
     assert (settings.label, settings.folder) == ("club", Path("results/club"))
+    assert event.isolated and event.key()["isolated"] is True
     assert (
         settings.max_games,
         settings.running.jobs,
@@ -146,6 +148,7 @@ def test_the_defaults_where_neither_says(tmp_path: Path, monkeypatch: pytest.Mon
         (),
     )
     assert event.stop is not None and event.stop.confidence == DEFAULT_CONFIDENCE
+    assert not event.isolated and "isolated" not in event.key(), "older folders' keys hold"
     assert (settings.label, settings.folder) == ("tournament", Path("results/tournament"))
     assert (settings.max_games, settings.running.jobs, settings.running.pin) == (
         MAX_GAMES,

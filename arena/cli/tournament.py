@@ -117,6 +117,14 @@ from arena.tournament.settings import Flags, Settings, resolve
     "or give no valid ready); they play no games. Default: refuse the field, naming each.",
 )
 @click.option(
+    "--isolate-rotations",
+    is_flag=True,
+    default=None,
+    help="For bots from strangers: each seat rotation of a deal set is played by other "
+    "processes of its bots, and game ids say nothing, so no bot recognises a deal it "
+    "played in another seat. Costs a process per bot and rotation.",
+)
+@click.option(
     "--max-games",
     type=click.IntRange(min=1),
     default=None,

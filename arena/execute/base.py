@@ -47,6 +47,12 @@ class GameSettings(Protocol):
         """Resource limits for every bot (a bot's own bot.toml wins)."""
         ...
 
+    @property
+    def isolated(self) -> bool:
+        """Whether each seat rotation of a deal set is played by other processes (no
+        process of a bot sees one deal set twice)."""
+        ...
+
 
 class Games(Protocol):
     """Where an executor takes its games from (a :class:`arena.events.feed.Feed`)."""
@@ -104,6 +110,8 @@ class Setup:
     folder: Path
     #: Protections every worker's sandbox must provide (--require).
     required: tuple[str, ...] = ()
+    #: Keep one process of each bot per seat rotation (see :class:`GameSettings`).
+    isolated: bool = False
 
     @classmethod
     def of(
@@ -126,4 +134,5 @@ class Setup:
             sandbox,
             folder.absolute(),
             tuple(required),
+            event.isolated,
         )

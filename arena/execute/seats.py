@@ -39,6 +39,11 @@ class Seats:
     tells the least recently used bot (not at this game's table) bye. With a
     field of a thousand bots the machine so runs at most ``LIVE_BOTS`` bot
     processes per worker, whatever the field.
+
+    An isolated event (:attr:`Setup.isolated`) keeps a process per bot and seat
+    rotation: a process that played rotation 0 of a deal set never plays its
+    rotation 1, so no bot process can remember the hands it is dealt again.
+    That costs up to ``players`` processes of a bot where one served.
     """
 
     def __init__(
@@ -57,27 +62,36 @@ class Seats:
         self.sandbox = sandbox
         self.live = live or LIVE_BOTS
         self.specs = {spec.name: spec for spec in setup.bots}
-        #: Live players, least recently used first.
-        self.players: dict[str, ClosablePlayer] = {}
+        #: Live players by bot and rotation (always 0 unless isolated), least recently
+        #: used first.
+        self.players: dict[tuple[str, int], ClosablePlayer] = {}
         #: Bot processes made (each one started at its first game).
         self.started = 0
 
-    def player(self, name: str, disabled: Mapping[str, str], table: Collection[str] = ()) -> Player:
-        """The seat of bot ``name``: its live process, started when first needed.
+    def player(
+        self,
+        name: str,
+        disabled: Mapping[str, str],
+        table: Collection[str] = (),
+        rotation: int = 0,
+    ) -> Player:
+        """The seat of bot ``name``: its live process (for ``rotation`` when the event is
+        isolated), started when first needed.
 
-        ``table``: the bots of the game being seated, which are never the
-        ones closed to make room.
+        ``table``: the bots of the game being seated, whose processes are never
+        the ones closed to make room.
         """
         if name in disabled:
             return Forfeit(name, disabled[name])
-        player = self.players.pop(name, None)
+        key = (name, rotation if self.setup.isolated else 0)
+        player = self.players.pop(key, None)
         if player is None:
-            idle = [other for other in self.players if other not in table]
+            idle = [other for other in self.players if other[0] not in table]
             for other in idle[: max(0, len(self.players) + 1 - self.live)]:
                 self.players.pop(other).close()
             player = self.make(self.specs[name])
             self.started += 1
-        self.players[name] = player  # now the most recently used
+        self.players[key] = player  # now the most recently used
         return player
 
     def learn(self, specs: Sequence[BotSpec]) -> None:
@@ -99,7 +113,7 @@ class Seats:
     def play(self, game: ScheduledGame, disabled: Mapping[str, str]) -> tuple[Finished, GameResult]:
         """Play ``game``: what the store is told of it, and the whole result (for its replay)."""
         started = self.started
-        players = [self.player(name, disabled, game.seats) for name in game.seats]
+        players = [self.player(name, disabled, game.seats, game.rotation) for name in game.seats]
         start = time.monotonic()
         result = play_one(
             players,

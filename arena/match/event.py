@@ -31,6 +31,8 @@ class MatchEvent:
     kind: ClassVar[str] = "match"
     #: A match whose NEW, BASE or an opponent cannot play means nothing: it stops.
     halt_on_disable: ClassVar[bool] = True
+    #: A match's bots keep one process each across rotations (see ``GameSettings``).
+    isolated: ClassVar[bool] = False
 
     #: NEW, then BASE's copies (no field), or NEW, BASE and the opponents' pool.
     bots: tuple[BotSpec, ...]

@@ -8,7 +8,9 @@ competition's ``results.sqlite``, so ``arena leaderboard DIR`` and
 (:class:`LadderField`, asked at each round boundary): a version that
 becomes active enters under its league name (``BOT``, ``BOT@2``), one that
 retires or fails leaves, and stays on the leaderboard. Its seed is the
-folder's secret. Until the field can fill a table, it waits.
+folder's secret, and it is isolated (``TournamentEvent.isolated``): each seat
+rotation of a deal set is played by other processes of its bots, under game
+ids that say nothing. Until the field can fill a table, it waits.
 """
 
 from __future__ import annotations
@@ -87,6 +89,8 @@ def ladder_event(event: dict[str, Any], seed: int, bots: Sequence[BotSpec]) -> T
         resources=running.resources,
         schedule=event["schedule"],
         rounds=ROUNDS,
+        # Strangers' bots: no process sees a deal set twice, and game ids say nothing.
+        isolated=True,
     )
 
 

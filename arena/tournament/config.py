@@ -16,6 +16,7 @@ stop_top = 3                   # sampled/swiss: stop once the top 3 are ordered.
 stop_confidence = 0.95         # ...each adjacent pair with this probability
 max_games = 200000             # refuse a plan larger than this
 skip_broken = true             # play on without broken bots (default: refuse the field)
+isolate_rotations = true       # bots of strangers: no process sees a deal set twice
 
 [rules]                        # any rule option
 dog_life = "expanded"

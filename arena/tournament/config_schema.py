@@ -120,6 +120,11 @@ def config_schema() -> JSON:
                 "description": "Play on without the bots that are broken (their build fails, "
                 "they cannot start or give no valid ready); default: refuse the field.",
             },
+            "isolate_rotations": {
+                "type": "boolean",
+                "description": "For bots from strangers: each seat rotation of a deal set "
+                "played by other processes, and game ids that say nothing.",
+            },
             "rules": _rules_schema(),
             "limits": limits,
             "bots": {

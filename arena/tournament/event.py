@@ -25,7 +25,7 @@ from arena.game import Rules
 from arena.protocol import Limits
 from arena.results.ratings import Environment, StopRule
 from arena.results.store import DATABASE, Store, StoreError, base_name, open_existing
-from arena.tournament.schedule import GameIds, RoundRobin, Sampled, Swiss
+from arena.tournament.schedule import GameIds, RoundRobin, Sampled, SecretIds, Swiss
 
 #: The largest plan played without --max-games saying more.
 MAX_GAMES = 200_000
@@ -66,6 +66,10 @@ class TournamentEvent:
     #: stay out for the folder's life (its tables are fixed); a league just plays on
     #: without a broken bot, which enters when it works.
     skipped: tuple[tuple[str, str], ...] = ()
+    #: Each seat rotation of a deal set played by other processes of its bots, and game
+    #: ids that say nothing (:class:`~arena.tournament.schedule.SecretIds`): for fields of
+    #: strangers, whose bots must not recognise a deal they played in another seat.
+    isolated: bool = False
 
     def key(self) -> dict[str, Any]:
         """The configuration as stored, and compared on resume.
@@ -85,6 +89,8 @@ class TournamentEvent:
             key["stop"] = [self.stop.top, self.stop.confidence] if self.stop else None
         if self.skipped:  # only then: the keys of folders made before stay as they were
             key["skipped"] = [list(pair) for pair in self.skipped]
+        if self.isolated:  # likewise
+            key["isolated"] = True
         return key
 
     def growable(self) -> tuple[str, ...]:
@@ -206,7 +212,11 @@ class TournamentEvent:
             store,
             deals=self.deals,
             seed=self.seed,
-            ids=GameIds(self.schedule, deals=self.deals, deal_sets=deal_sets),
+            ids=(
+                SecretIds(self.seed)
+                if self.isolated
+                else GameIds(self.schedule, deals=self.deals, deal_sets=deal_sets)
+            ),
             stop=self.stop,
             field=[spec.name for spec in self.bots],
             newcomer=(environment.mu, environment.sigma),

@@ -28,6 +28,7 @@ This module is pure: no IO, no clock; randomness comes from seeds.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
 import random
@@ -82,6 +83,29 @@ class GameIds:
 
     def sent_id(self, game_id: str) -> str:
         """A tournament's bots are sent the stored id."""
+        return ""
+
+
+class SecretIds:
+    """Game ids that say nothing (``g`` and 24 hex digits): a keyed hash of a game's
+    place in the schedule, for events whose bots must not learn which seat rotation
+    of a deal set they play, nor which games share a deal set.
+
+    Readable ids (:class:`GameIds`) end in the rotation, and the games of one table
+    share their round and table: a bot that remembered the hands of ``-r0`` would
+    know it now plays them again. 96 bits keep a ladder's billions of ids apart.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.key = hashlib.blake2b(f"{seed}/game-ids".encode(), digest_size=32).digest()
+
+    def game_id(self, number: int, table: int, deal: int, deal_set: int, rotation: int) -> str:
+        """The id of one game."""
+        place = f"{number}/{table}/{deal}/{deal_set}/{rotation}".encode()
+        return "g" + hashlib.blake2b(place, key=self.key, digest_size=12).hexdigest()
+
+    def sent_id(self, game_id: str) -> str:
+        """The bots are sent the stored id."""
         return ""
 
 

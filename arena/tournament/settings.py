@@ -51,6 +51,7 @@ class Flags(RunFlags):
     max_games: int | None = None
     rules: tuple[str, ...] = ()
     skip_broken: bool | None = None
+    isolate_rotations: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,7 @@ def resolve(flags: Flags) -> Settings:
         schedule=pick(flags.schedule, "schedule", "round-robin"),
         rounds=pick(flags.rounds, "rounds", None),
         stop=StopRule(top, float(confidence or DEFAULT_CONFIDENCE)) if top else None,
+        isolated=pick(flags.isolate_rotations, "isolate_rotations", False),
     )
     label = tournament_name(flags.name, data, flags.config_file)
     return Settings(
