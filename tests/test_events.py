@@ -338,3 +338,26 @@ def test_secret_ids_follow_the_seed_alone() -> None:
     assert one == [SecretIds(7).game_id(1, 0, 0, 0, rotation) for rotation in range(4)]
     assert len(set(one)) == 4
     assert SecretIds(8).game_id(1, 0, 0, 0, 0) != one[0]
+
+
+def test_a_bots_recent_games_come_newest_first_through_the_index(tmp_path: Path) -> None:
+    executor = LocalExecutor(1, pin=False, make=random_players)
+    run(in_process("abcde"), tmp_path, sandbox=None, executor=executor)
+    store = open_existing(tmp_path)
+    try:
+        order = [game["id"] for game in store.games()]
+        with_a = [g["id"] for g in store.games() if "a" in {s["bot"] for s in g["seats"]}]
+        recent = store.recent(["a"], 4)
+        assert [game["id"] for game in recent] == with_a[::-1][:4]
+        assert [game["id"] for game in store.recent(None, 3)] == order[::-1][:3]
+        assert len(store.recent(["a", "b"], 100)) == len(order) - 3, "c, d, e: 3 rotations"
+        assert store.replay_of(order[0]) == f"replays/{order[0]}.jsonl"
+        assert store.replay_of("nothing") is None
+        plan = store.db.execute(
+            "EXPLAIN QUERY PLAN SELECT s.game FROM seats s JOIN games g ON g.ordinal = s.game "
+            "WHERE s.bot = ? AND g.status = 'done' ORDER BY s.game DESC LIMIT ?",
+            ("a", 4),
+        ).fetchall()
+        assert "seats_by_bot" in str(plan)
+    finally:
+        store.close()

@@ -141,6 +141,9 @@ CREATE TABLE round_standings (           -- each bot's rating once every game of
 FAULTED_INDEX = (
     "CREATE INDEX IF NOT EXISTS seats_faulted ON seats (bot, game) WHERE fault_kind IS NOT NULL"
 )
+#: Each bot's games, newest first (Store.recent: a server's "recent games" of a bot with
+#: a million games reads its last N); made for a folder when it is opened to be written.
+BOT_GAMES_INDEX = "CREATE INDEX IF NOT EXISTS seats_by_bot ON seats (bot, game)"
 #: ``Store.meta``'s default: the key must be there.
 _REQUIRED: Any = object()
 
@@ -269,6 +272,7 @@ class Store:
             store.check(full=True)  # a damaged store is refused before anything is written
             store._check_same(config, bots, growable, kind)
             store.db.execute(FAULTED_INDEX)  # a folder made before it: built once, here
+            store.db.execute(BOT_GAMES_INDEX)  # likewise
             if store.meta("schema_version") == 1:
                 store._migrate_v1()
             store.grow(config, bots, environment, growable)
@@ -556,6 +560,51 @@ class Store:
         ):
             found.setdefault(bot, []).append({"game": game, "kind": kind, "detail": detail or ""})
         return found
+
+    def recent(self, bots: Collection[str] | None, limit: int) -> list[dict[str, Any]]:
+        """The last ``limit`` finished games, newest first, of any of ``bots`` (None:
+        of all), each with its id, replay and seats (bot, placement, fault kind and
+        detail). Read backwards through an index, so it costs ``limit`` games, not a
+        bot's million (a folder opened read-only before the index existed is scanned)."""
+        self.flush()
+        done = "SELECT ordinal FROM games WHERE status = 'done' ORDER BY ordinal DESC LIMIT ?"
+        if bots is None:
+            ordinals = [row[0] for row in self.db.execute(done, (limit,))]
+        else:
+            ordinals = sorted(
+                {
+                    row[0]
+                    for bot in bots
+                    for row in self.db.execute(
+                        "SELECT s.game FROM seats s JOIN games g ON g.ordinal = s.game "
+                        "WHERE s.bot = ? AND g.status = 'done' ORDER BY s.game DESC LIMIT ?",
+                        (bot, limit),
+                    )
+                },
+                reverse=True,
+            )[:limit]
+        games: dict[int, dict[str, Any]] = {}
+        marks = ",".join("?" * len(ordinals))
+        for ordinal, game_id, replay, bot, placement, kind, detail in self.db.execute(
+            "SELECT g.ordinal, g.id, g.replay, s.bot, s.placement, s.fault_kind, s.fault_detail "
+            f"FROM games g JOIN seats s ON s.game = g.ordinal WHERE g.ordinal IN ({marks}) "
+            "ORDER BY g.ordinal DESC, s.seat",
+            ordinals,
+        ):
+            game = games.setdefault(ordinal, {"id": game_id, "replay": replay, "seats": []})
+            game["seats"].append(
+                {"bot": bot, "placement": placement, "fault": kind, "detail": detail or ""}
+            )
+        return list(games.values())
+
+    def replay_of(self, game_id: str) -> str | None:
+        """The replay of finished game ``game_id``, relative to the folder (None: no such
+        game finished)."""
+        self.flush()
+        row = self.db.execute(
+            "SELECT replay FROM games WHERE id = ? AND status = 'done'", (game_id,)
+        ).fetchone()
+        return None if row is None else str(row[0])
 
     def _retired(self) -> set[str]:
         """Bots that left the league (a store of schema version 1 has none)."""
@@ -947,6 +996,7 @@ def _create(
     db.execute("BEGIN IMMEDIATE")
     run_script(db, SCHEMA)
     run_script(db, SCHEMA_V2)
+    db.execute(BOT_GAMES_INDEX)
     meta = {
         "schema_version": SCHEMA_VERSION,
         "config": config,
