@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -118,6 +119,17 @@ class Server:
                 return answer.status, json.loads(answer.read())
         except urllib.error.HTTPError as refused:
             return refused.code, json.loads(refused.read())
+
+    def text(self, path: str, token: str | None = None) -> tuple[int, str]:
+        """The status and text body of a GET (a replay's JSON lines, a build log)."""
+        request = urllib.request.Request(self.url + path)
+        if token is not None:
+            request.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return answer.status, answer.read().decode()
+        except urllib.error.HTTPError as refused:
+            return refused.code, refused.read().decode()
 
     def stderr_until(self, text: str, timeout: float = 30) -> str:
         """The server's stderr lines until one holds ``text``."""
@@ -598,12 +610,14 @@ def test_the_ladder_plays_the_house_bots_and_each_active_version(tmp_path: Path)
         _, version = running.call("GET", "/api/v1/versions/bobbot")
         assert version["games"] > 0 and version["mu"] is not None, "rated by the ladder"
         assert version["score"] == pytest.approx(version["mu"] - 3 * version["sigma"], abs=0.01)
+        check_games(running, ann)
     finally:
         running.process.send_signal(signal.SIGINT)
         assert running.process.wait(timeout=60) == 130
 
 
-REDACTION = """
+#: A script's start: Django set up on a fresh server folder (its first argument), migrated.
+DJANGO = """
 import json, sys
 from pathlib import Path
 from arena.server.config import ServerConfig
@@ -613,6 +627,22 @@ folder = Path(sys.argv[1])
 setup(folder, ServerConfig(folder / "c.toml", {}, {}), prepare(folder), "http://x")
 migrate(folder)
 from django.contrib.auth.models import User
+"""
+
+
+def django_script(script: str, folder: Path) -> Any:
+    """What ``script`` (Django set up on ``folder``) prints, as JSON."""
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(folder)],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+REDACTION = (
+    DJANGO
+    + """
 from arena.server import board
 from arena.server.web.models import Bot, Version
 ann, bob = (User.objects.create_user(name) for name in ("ann", "bob"))
@@ -626,17 +656,109 @@ print(json.dumps({
     for who, user in (("anonymous", None), ("ann", ann), ("bob", bob), ("olga", olga))
 }))
 """
+)
 
 
 def test_fault_details_on_the_leaderboard_are_their_owners_and_organizers_only(
     tmp_path: Path,
 ) -> None:
     """What a bot printed can be in its fault details: another author must not read it."""
-    done = subprocess.run(
-        [sys.executable, "-c", REDACTION, str(tmp_path)],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    seen = json.loads(done.stdout)
+    seen = django_script(REDACTION, tmp_path)
     assert seen["anonymous"] == [] and seen["bob"] == []
     assert seen["ann"] == seen["olga"] != []
+
+
+def check_games(running: Server, ann: str) -> None:
+    """``GET /api/v1/games`` and a game's replay, on a ladder where ann owns annbot."""
+    status, games = running.call("GET", "/api/v1/games?bot=ANNBOT&limit=3")
+    assert status == 200 and 1 <= len(games) <= 3
+    for game in games:
+        assert set(game) >= {"id", "seats", "placements", "faults", "replay"}
+        assert re.fullmatch(r"g[0-9a-f]{24}", game["id"]), "ids say no rotation"
+        assert {"annbot", "annbot@2"} & set(game["seats"]), "every version of the bot"
+        assert sorted(game["placements"])[0] == 1 and len(game["seats"]) == 3
+    _, everything = running.call("GET", "/api/v1/games?limit=200")
+    order = [game["id"] for game in everything]
+    assert len(order) == len(set(order)) and games[0]["id"] in order
+    for query, code in (
+        ("limit=0", 400),
+        ("limit=201", 400),
+        ("limit=x", 400),
+        ("bot=nobody", 404),
+    ):
+        status, answer = running.call("GET", f"/api/v1/games?{query}")
+        assert status == code and "\n" not in answer["error"], (query, answer)
+    game = games[0]
+    assert game["replay"] == f"{running.url}/api/v1/games/{game['id']}/replay"
+    seat = next(n for n, name in enumerate(game["seats"]) if name.startswith("annbot"))
+    for token, sees in ((None, False), (ann, True)):
+        status, text = running.text(f"/api/v1/games/{game['id']}/replay", token)
+        assert status == 200
+        lines = [json.loads(line) for line in text.splitlines()]
+        assert lines[0]["type"] == "game" and lines[0]["game"] == game["id"]
+        assert lines[-1]["type"] == "game_end"
+        assert lines[-1]["placements"] == game["placements"]
+        command = lines[0]["players"][seat]["bot"]
+        assert (command != game["seats"][seat]) is sees, "the command is the owner's"
+    for bad in ("g" + "0" * 24, "..", "%2e%2e%2fresults.sqlite"):
+        assert running.text(f"/api/v1/games/{bad}/replay")[0] == 404, bad
+
+
+REPLAY_REDACTION = (
+    DJANGO
+    + """
+from arena.server.games import redacted
+from arena.server.web.models import Bot
+ann, bob = (User.objects.create_user(name) for name in ("ann", "bob"))
+olga = User.objects.create_user("olga", is_staff=True)
+Bot.objects.create(name="annbot", key="annbot", owner=ann)
+Bot.objects.create(name="bobbot", key="bobbot", owner=bob)
+players = [{"seat": 0, "name": "annbot@2", "bot": "/srv/a run"},
+           {"seat": 1, "name": "bobbot", "bot": "/srv/b run"}]
+replay = [
+    {"type": "game", "game": "g1", "players": players},
+    {"type": "move", "seat": 0, "action": "play", "move": "AS", "ms": 3,
+     "info": {"plan": "ann's secret"}, "log": ["ann thinks"]},
+    {"type": "move", "seat": 1, "action": "play", "move": "2S", "ms": 3,
+     "info": {"plan": "bob's secret"}},
+    {"type": "game_end", "placements": [2, 1], "faults": {
+        "0": {"kind": "malformed", "detail": "ann printed this"}}},
+]
+print(json.dumps({who: redacted(replay, user)
+    for who, user in (("anonymous", None), ("ann", ann), ("bob", bob), ("olga", olga))}))
+"""
+)
+
+
+def test_a_replay_keeps_each_seats_thoughts_and_faults_to_its_owner(tmp_path: Path) -> None:
+    """A move's info and stderr lines, a fault's detail and the command a seat ran are
+    the seat owner's and the organizers': a stranger keeps the moves and placements."""
+    seen = django_script(REPLAY_REDACTION, tmp_path)
+    text = {who: json.dumps(lines) for who, lines in seen.items()}
+    assert "secret" not in text["anonymous"] and "printed" not in text["anonymous"]
+    assert "/srv" not in text["anonymous"] and "ann thinks" not in text["anonymous"]
+    assert "ann's secret" in text["ann"] and "ann printed this" in text["ann"]
+    assert "bob's secret" not in text["ann"] and "/srv/b" not in text["ann"]
+    assert "bob's secret" in text["bob"] and "ann's secret" not in text["bob"]
+    assert "ann's secret" in text["olga"] and "bob's secret" in text["olga"]
+    moves = [[line.get("move") for line in lines] for lines in seen.values()]
+    assert all(m == moves[0] for m in moves), "everyone sees every move"
+    assert seen["anonymous"][-1]["faults"]["0"]["kind"] == "malformed"
+
+
+def test_a_competition_that_is_not_public_answers_401_without_a_token(tmp_path: Path) -> None:
+    running = start(
+        tmp_path, free_port(), CONFIG.replace("[server]\n", "[server]\npublic = false\n")
+    )
+    try:
+        ann = author(running, "ann")
+        for path in ("/api/v1/leaderboard", "/api/v1/games", "/api/v1/bots/greedy",
+                     "/api/v1/versions/greedy", "/api/v1/games/g1/replay"):  # fmt: skip
+            status, answer = running.text(path)
+            assert status == 401 and "not public" in json.loads(answer)["error"], path
+            assert running.text(path, ann)[0] != 401, path
+        status, house = running.call("GET", "/api/v1/versions/greedy", token=ann)
+        assert (status, house["owner"], house["status"]) == (200, None, "active")
+    finally:
+        running.process.send_signal(signal.SIGINT)
+        assert running.process.wait(timeout=60) == 130

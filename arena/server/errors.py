@@ -11,6 +11,12 @@ class Refused(ArenaError):
     status = 400
 
 
+class NotSignedIn(Refused):
+    """401: no valid token where one is needed (a server that is not public)."""
+
+    status = 401
+
+
 class NotYours(Refused):
     """403: it belongs to another user."""
 

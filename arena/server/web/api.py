@@ -26,7 +26,7 @@ from arena.server.accounts import (
     token_user,
 )
 from arena.server.archive import ArchiveRefused
-from arena.server.errors import NotFound, NotYours, Refused, TooLarge
+from arena.server.errors import NotFound, NotSignedIn, NotYours, Refused, TooLarge
 from arena.server.uploads import accept
 
 View = Callable[..., HttpResponse]
@@ -126,17 +126,56 @@ def account_view(request: HttpRequest) -> HttpResponse:
     return JsonResponse({"user": user.username, "role": role, "tokens": tokens})
 
 
+def reader(request: HttpRequest) -> Any | None:
+    """Who reads the leaderboard, a bot, a version or a game: the token's user, or None
+    (anyone) where the competition is public.
+
+    Raises:
+        NotSignedIn: no valid token, and the competition is not public (401).
+    """
+    viewer = bearer(request)
+    if viewer is None and not settings.ARENA["server"]["public"]:
+        raise NotSignedIn("this competition is not public: Authorization: Bearer TOKEN")
+    return viewer
+
+
 @api("GET")
 def leaderboard_view(request: HttpRequest) -> HttpResponse:
     """``GET /api/v1/leaderboard``: the ladder's rows, each with ``owner``, ``version`` and
-    ``status``, fault details for their owners only (:mod:`arena.server.board`); a server
-    that is not public answers 401 without a token."""
+    ``status``, fault details for their owners only (:mod:`arena.server.board`)."""
     from arena.server.board import leaderboard  # noqa: PLC0415
 
-    viewer = bearer(request)
-    if viewer is None and not settings.ARENA["server"]["public"]:
-        return error(401, "this competition is not public: Authorization: Bearer TOKEN")
+    viewer = reader(request)
     return JsonResponse(leaderboard(Path(settings.ARENA["folder"]), viewer), safe=False)
+
+
+@api("GET")
+def games_view(request: HttpRequest) -> HttpResponse:
+    """``GET /api/v1/games?bot=NAME&limit=N`` (N default 20, at most 200): the ladder's
+    last games (of any version of bot NAME), newest first, redacted for the viewer
+    (:mod:`arena.server.games`)."""
+    from arena.server import games  # noqa: PLC0415
+
+    viewer = reader(request)
+    given = request.GET.get("limit", str(games.DEFAULT_LIMIT))
+    if not given.isdigit() or not 1 <= int(given) <= games.MOST:
+        raise Refused(f"limit must be a whole number from 1 to {games.MOST}, not {given!r}")
+    bot = request.GET.get("bot")
+    names = None if bot is None else games.league_names(bot)
+    found = games.recent(
+        Path(settings.ARENA["folder"]), names, int(given), viewer, settings.ARENA["url"]
+    )
+    return JsonResponse(found, safe=False)
+
+
+@api("GET")
+def replay_view(request: HttpRequest, game: str) -> HttpResponse:
+    """``GET /api/v1/games/ID/replay``: the game's replay (JSON lines), redacted for the
+    viewer (:mod:`arena.server.games`)."""
+    from arena.server import games  # noqa: PLC0415
+
+    lines = games.replay(Path(settings.ARENA["folder"]), game, reader(request))
+    return HttpResponse(lines, content_type="application/jsonl; charset=utf-8")
 
 
 def version_object(version: Any, viewer: Any | None) -> dict[str, Any]:
@@ -190,7 +229,8 @@ def bots_view(request: HttpRequest) -> HttpResponse:
 @api("GET")
 def version_view(request: HttpRequest, name: str) -> HttpResponse:
     """``GET /api/v1/versions/ID``: a version (ID: ``BOT`` or ``BOT@N``)."""
-    return JsonResponse(version_object(find_version(name), bearer(request)))
+    viewer = reader(request)
+    return JsonResponse(version_object(find_version(name), viewer))
 
 
 @api("GET", auth=True)
@@ -213,10 +253,10 @@ def bot_view(request: HttpRequest, name: str) -> HttpResponse:
     """``GET /api/v1/bots/NAME``: the bot and its versions, newest first."""
     from arena.server.web.models import Bot, Version  # noqa: PLC0415
 
+    viewer = reader(request)
     bot = Bot.objects.filter(key=name.lower()).select_related("owner").first()
     if bot is None:
         raise NotFound(f"no bot {name!r} here")
-    viewer = bearer(request)
     found = Version.objects.filter(bot=bot).order_by("-number")
     versions = [version_object(version, viewer) for version in found]
     owner = None if bot.owner is None else bot.owner.username
@@ -224,12 +264,13 @@ def bot_view(request: HttpRequest, name: str) -> HttpResponse:
 
 
 def find_version(name: str) -> Any:
-    """The version ``BOT`` or ``BOT@N``.
+    """The version ``BOT`` or ``BOT@N``; a house bot's one version, always active, is
+    made up (it has no row: the organizer's config is its only upload).
 
     Raises:
         NotFound: no such version.
     """
-    from arena.server.web.models import Version  # noqa: PLC0415
+    from arena.server.web.models import Bot, Version  # noqa: PLC0415
 
     bot, _, number = name.partition("@")
     if number and not number.isdigit():
@@ -239,7 +280,12 @@ def find_version(name: str) -> Any:
         .filter(bot__key=bot.lower(), number=int(number or 1))
         .first()
     )
-    if found is None or (number == "1"):  # the first version is called BOT, not BOT@1
+    if number == "1":  # the first version is called BOT, not BOT@1
+        raise NotFound(f"no version {name!r} here")
+    if found is None and not number:  # a house bot: one version, always active
+        house = Bot.objects.filter(key=bot.lower(), owner__isnull=True).first()
+        found = None if house is None else Version(bot=house, number=1, status="active")
+    if found is None:
         raise NotFound(f"no version {name!r} here")
     return found
 

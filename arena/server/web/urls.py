@@ -14,6 +14,8 @@ urlpatterns = [
     path("api/v1/bots/<str:name>", api.bot_view),
     path("api/v1/versions/<str:name>", api.version_view),
     path("api/v1/versions/<str:name>/build-log", api.build_log_view),
+    path("api/v1/games", api.games_view),
+    path("api/v1/games/<str:game>/replay", api.replay_view),
 ]
 
 handler404 = "arena.server.web.api.not_found"
