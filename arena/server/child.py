@@ -92,20 +92,21 @@ def ladder(config_path: Path, folder: Path, url: str, jobs: int) -> None:
     setup(folder, config, secrets, url)
     os.environ[CACHE_ENV] = str(folder / "cache")
     house = config_bots(config.event, config.path)
-    sandbox = resolve_running(RunFlags(), config.event).sandbox.capabilities()
+    running = resolve_running(RunFlags(), config.event)
+    sandbox = running.sandbox.capabilities()
     with stop_like_ctrl_c():
         try:
             for broken in build_all(house, rebuild=False):
                 print(f"arena serve: house {broken}", file=sys.stderr)
             players = int(config.event.get("players") or 4)
-            field = field_now(folder, house, players)
+            field = field_now(folder, house, players, running.resources)
             run(
                 ladder_event(config.event, secrets.ladder_seed, field),
                 folder,
                 sandbox=sandbox,
                 jobs=jobs,
                 pin=False,
-                field=LadderField(folder, house, [spec.name for spec in field]),
+                field=LadderField(folder, house, [spec.name for spec in field], running.resources),
             )
         except KeyboardInterrupt:
             sys.exit(143)
