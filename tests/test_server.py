@@ -484,6 +484,44 @@ def test_a_version_is_built_checked_and_made_active_retiring_the_one_before(
         assert "main.c:1: error: nope" in answer.read().decode()
 
 
+#: A strategy that was never written for three seats (check-bot tries 2, 4, 5 and 7).
+NOT_FOR_THREE = """
+
+_observe = Strategy.observe
+
+
+def _four_seats_only(self, message):
+    if isinstance(message, GameStart) and len(message.players) == 3:
+        raise SystemExit("written for four seats")
+    _observe(self, message)
+
+
+Strategy.observe = _four_seats_only
+"""
+
+
+def test_a_version_that_fails_its_self_play_game_is_not_made_active(server: Server) -> None:
+    """check-bot passes it; the competition's own table (three seats) does not."""
+    ann = author(server, "ann")
+    upload = zipped(KIT, change=NOT_FOR_THREE, name="fourbot")
+    assert server.call("POST", "/api/v1/bots", token=ann, upload=upload)[0] == 202
+    failed = settled(server, "fourbot")
+    assert (failed["status"], failed["reason"]) == ("failed", "the self-play game failed")
+    _, mine = server.call("GET", "/api/v1/versions/fourbot", token=ann)
+    assert mine["reason"].startswith("the self-play game failed: seat 0: crash: "), mine
+
+
+def test_an_uploaded_bot_gets_no_more_than_the_competitions_limits() -> None:
+    from arena.bots.spec import BotSpec  # noqa: PLC0415
+    from arena.server.ladder import within  # noqa: PLC0415
+
+    greedy = BotSpec("b", ("python3", "bot.py"), "t", limits=(("cpu_s", 5), ("memory_mb", 9000)))
+    assert within(greedy, (("memory_mb", 256),)).limits == (("cpu_s", 5), ("memory_mb", 256))
+    assert within(greedy, ()).limits == (("cpu_s", 5), ("memory_mb", 1024)), "the default"
+    modest = BotSpec("m", ("python3", "bot.py"), "t", limits=(("memory_mb", 100),))
+    assert within(modest, (("memory_mb", 256),)).limits == (("memory_mb", 100),)
+
+
 def test_a_build_cut_by_kill_9_runs_again_when_the_server_comes_back(tmp_path: Path) -> None:
     port = free_port()
     first = start(tmp_path, port)

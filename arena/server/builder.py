@@ -3,30 +3,41 @@
 A version goes ``queued`` -> ``building`` (its ``bot.toml``'s build, as any
 bot folder's: :func:`arena.bots.builds.build_bot`, its log kept in
 ``DIR/logs/builds/VERSION.log``) -> ``checking`` (``arena check-bot``'s
-checks, the bot sandboxed as in every game) -> ``active``, when the owner's
+checks, then one self-play duplicate game) -> ``active``, when the owner's
 version before it retires; or ``failed`` with the first problem in one line
-(the previous version plays on). A build or a check cut by a stop or a
+(the previous version plays on).
+
+The self-play game is Kaggle's validation episode: one deal set in every
+seat rotation, every seat a process of the new version, played as the
+ladder plays (the competition's rules, time and resource limits, sandbox):
+``check-bot`` tries a standard set of rules with one process under default
+limits, and a bot that passes it can still fail at this competition's table
+(a memory limit, seven seats, an option combination). A build or a check cut by a stop or a
 crash (``building``, ``checking`` at start) is queued again: it runs again
 from the start, as its records were never written.
 
-Not yet (issue 42's next steps): builds in the sandbox under a bot's uid,
-offline with the kits' package caches, and the self-play game.
+Not yet (issue 42's next step): builds in the sandbox under a bot's uid,
+offline with the kits' package caches.
 """
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from arena.bots.builds import BuildFailed, build_bot
-from arena.bots.spec import parse_bot
+from arena.bots.sandbox import Capabilities
+from arena.bots.spec import BotSpec
 from arena.checkbot import check_bot
 from arena.errors import ArenaError
+from arena.execute.game import play_one
+from arena.game import Rules
 from arena.protocol import Limits
-from arena.server.uploads import version_folder
+from arena.server.ladder import Resources, as_bot, game_settings
 
 #: Where each version's build log is kept.
 BUILD_LOGS = Path("logs") / "builds"
@@ -53,7 +64,53 @@ def _set(version: Any, status: str, reason: str = "") -> None:
     version.save(update_fields=["status", "reason"])
 
 
-def work_once(folder: Path, limits: Limits) -> bool:
+@dataclass(frozen=True)
+class Table:
+    """How the competition's games are played (the self-play game plays so)."""
+
+    rules: Rules
+    limits: Limits
+    resources: Resources
+    sandbox: Capabilities | None
+
+    @classmethod
+    def of(cls, event: dict[str, Any]) -> Table:
+        """The table of the competition whose tournament keys are ``event``.
+
+        Raises:
+            ArenaError: for bad rules or limits, or a sandbox this machine lacks.
+        """
+        rules, running = game_settings(event)
+        return cls(rules, running.limits, running.resources, running.sandbox.capabilities())
+
+
+def self_play(spec: BotSpec, table: Table, key: str) -> str:
+    """Play one deal set in every seat rotation, each seat a fresh process of ``spec``
+    (named ``NAME``, ``NAME~2``...); the first fault as one line, or "" for none. ``key``
+    (the version's digest) makes the deals and the game ids, which say nothing."""
+    seats = [
+        spec,
+        *(replace(spec, name=f"{spec.name}~{n}") for n in range(2, table.rules.players + 1)),
+    ]
+    seed = int.from_bytes(hashlib.blake2b(f"{key}/self-play".encode(), digest_size=6).digest())
+    for rotation in range(table.rules.players):
+        game_id = "g" + hashlib.blake2b(f"{key}/{rotation}".encode(), digest_size=12).hexdigest()
+        seated = seats[rotation:] + seats[:rotation]
+        result = play_one(
+            seated,
+            table.rules,
+            seed=seed,
+            game_id=game_id,
+            limits=table.limits,
+            sandbox=table.sandbox,
+            resources=dict(table.resources),
+        )
+        for seat, fault in sorted(result.faults.items()):
+            return f"seat {seat}: {fault.kind.value}: {fault.detail}"
+    return ""
+
+
+def work_once(folder: Path, table: Table) -> bool:
     """Build and check the oldest queued version, if any; whether there was one."""
     from django.db import transaction  # noqa: PLC0415
 
@@ -70,11 +127,9 @@ def work_once(folder: Path, limits: Limits) -> bool:
             return False
         _set(version, "building")
     name = version.name
-    home = version_folder(folder, version.bot.key, version.number)
     log = build_log(folder, name)
     try:
-        # BOT@N is a league's name for a later version, which a BOT argument cannot give.
-        spec = replace(parse_bot(f"{version.bot.name}={home}"), name=name)
+        spec = as_bot(folder, version, table.resources)
         try:
             built = build_bot(spec)
         except BuildFailed as failure:
@@ -84,9 +139,14 @@ def work_once(folder: Path, limits: Limits) -> bool:
             _keep_log(built.log, log)
         _set(version, "checking")
         failed = next(
-            (check for check in check_bot(spec, limits, games=CHECK_GAMES) if not check.passed),
+            (
+                check
+                for check in check_bot(spec, table.limits, games=CHECK_GAMES)
+                if not check.passed
+            ),
             None,
         )
+        played = "" if failed is not None else self_play(spec, table, version.digest)
     except BuildFailed as failure:
         _set(version, "failed", f"the build failed: {failure.reason}")
         return True
@@ -95,6 +155,9 @@ def work_once(folder: Path, limits: Limits) -> bool:
         return True
     if failed is not None:
         _set(version, "failed", f"check {failed.name!r} failed: {failed.detail}".rstrip(": "))
+        return True
+    if played:
+        _set(version, "failed", f"the self-play game failed: {played}")
         return True
     with transaction.atomic():
         Version.objects.filter(bot=version.bot, status="active").update(status="retired")
@@ -109,10 +172,10 @@ def _keep_log(source: Path | None, log: Path) -> None:
         shutil.copyfile(source, log)
 
 
-def run(folder: Path, limits: Limits) -> None:
+def run(folder: Path, table: Table) -> None:
     """Build queued versions one at a time, until a stop (a KeyboardInterrupt: the build
     or check it cuts is queued again at the next start)."""
     requeue_cut()
     while True:
-        if not work_once(folder, limits):
+        if not work_once(folder, table):
             time.sleep(IDLE_S)
