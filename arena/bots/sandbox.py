@@ -396,8 +396,17 @@ def confine(
     *,
     read_paths: Sequence[str] = (),
     name: str = "bot",
+    write_paths: Sequence[str] = (),
+    workdir: Path | None = None,
+    network: bool = False,
 ) -> Confinement:
     """The command that runs ``argv`` inside every available layer.
+
+    A bot writes only in ``scratch`` and starts there. A build
+    (:class:`arena.bots.builds.BuildJail`) also writes its folder
+    (``write_paths``), starts in it (``workdir``) and may be let onto the
+    network (``network``: no seccomp socket filter, no Landlock TCP rules, the
+    host's network namespace); every other layer stays.
 
     Raises:
         SandboxError: when the bot's cgroups cannot be created.
@@ -415,7 +424,8 @@ def confine(
     rlimits = _rlimits(limits, capabilities)
     paths = _bot_paths(argv, read_paths)
     uid_python = capabilities.uid_python
-    if uid_python and _world_readable([argv[0], *paths], executable=argv[0]):
+    reachable = _world_readable([argv[0], *paths, *write_paths], executable=argv[0])
+    if uid_python and reachable and not write_paths:
         python, uid = uid_python, _UIDS.take()
         os.chown(scratch, uid, uid)
         rlimits["processes"] = limits.processes  # counted per uid: this bot's own
@@ -429,23 +439,33 @@ def confine(
         "cgroups": [str(g) for g in groups],
         "uid": uid,
     }
+    rules = None
+    if capabilities.landlock_abi >= 1:
+        rules = landlock_rules(argv, scratch, read_paths)
+        rules.extend([path, "write"] for path in write_paths)
     last: dict[str, Any] = {
-        "seccomp": capabilities.seccomp,
+        "seccomp": capabilities.seccomp and not network,
         "drop_capabilities": capabilities.drop_capabilities,
-        "landlock": landlock_rules(argv, scratch, read_paths)
-        if capabilities.landlock_abi >= 1
-        else None,
+        "landlock": rules,
+        "landlock_net": not network,
     }
     if capabilities.bwrap:
         # bubblewrap drops every capability itself (--cap-drop ALL).
         last["drop_capabilities"] = False
         config["wrap"] = _bwrap_args(
-            capabilities.bwrap, str(scratch), paths, python, own_uid=uid is not None
+            capabilities.bwrap,
+            str(scratch),
+            paths,
+            python,
+            own_uid=uid is not None,
+            writable=write_paths,
+            workdir=str(workdir or scratch),
+            network=network,
         )
         config["source"] = _trampoline_source()
         config["inner"] = {"parent": None, "limits": {}, **last}
     elif capabilities.unshare:
-        config["wrap"] = _unshare_args(capabilities.unshare)
+        config["wrap"] = _unshare_args(capabilities.unshare, network=network)
         config["source"] = _trampoline_source()
         # unshare, unlike bubblewrap, needs root for its namespaces: the bot's uid,
         # and the process limit that counts its processes, are taken inside them.
@@ -509,12 +529,17 @@ def _bwrap_args(
     python: str = sys.executable,
     *,
     own_uid: bool = False,
+    writable: Sequence[str] = (),
+    workdir: str | None = None,
+    network: bool = False,
 ) -> list[str]:
     """bubblewrap's command line: the host read-only, private /tmp, no network, own pids.
 
     The bot's own folders are bound back read-only, for bots that live in /tmp.
     Started under a bot's own uid, bubblewrap can bind only what that uid may
-    reach (a source it may not enter is an error, even for --ro-bind-try).
+    reach (a source it may not enter is an error, even for --ro-bind-try). A
+    build's folder is bound back writable (``writable``) and it starts there
+    (``workdir``); with ``network`` it keeps the host's network.
     """
     # The trampoline's own interpreter runs inside too: it may live in /tmp as
     # well, and so may arena's package, which bots may import.
@@ -530,8 +555,9 @@ def _bwrap_args(
         "--tmpfs", "/tmp",
         *rebound,
         "--bind", scratch, scratch,
-        "--chdir", scratch,
-        "--unshare-net",
+        *(arg for path in writable for arg in ("--bind", path, path)),
+        "--chdir", workdir or scratch,
+        *(() if network else ("--unshare-net",)),
         "--unshare-pid",
         "--unshare-ipc",
         "--unshare-uts",
@@ -543,15 +569,16 @@ def _bwrap_args(
     ]  # fmt: skip
 
 
-def _unshare_args(unshare: str) -> list[str]:
-    """util-linux unshare's command line: no network, own pids (the tree dies with it).
+def _unshare_args(unshare: str, *, network: bool = False) -> list[str]:
+    """util-linux unshare's command line: no network (unless ``network``), own pids (the
+    tree dies with it).
 
     The bot runs as pid 1 of its namespace, so it ignores SIGTERM: stopping
     it relies on SIGKILL, which the referee sends after the grace period.
     """
     return [
-        unshare, "--net", "--ipc", "--uts", "--pid", "--fork", "--kill-child",
-        "--mount-proc", "--",
+        unshare, *(() if network else ("--net",)), "--ipc", "--uts", "--pid", "--fork",
+        "--kill-child", "--mount-proc", "--",
     ]  # fmt: skip
 
 

@@ -155,7 +155,7 @@ def landlock_abi(lib: ctypes.CDLL) -> int:
     return abi
 
 
-def apply_landlock(lib: ctypes.CDLL, rules: list[list[str]]) -> None:
+def apply_landlock(lib: ctypes.CDLL, rules: list[list[str]], net: bool = True) -> None:
     abi = landlock_abi(lib)
     if abi < 1:
         fail("landlock", "the kernel does not offer Landlock")
@@ -166,7 +166,7 @@ def apply_landlock(lib: ctypes.CDLL, rules: list[list[str]]) -> None:
         handled_fs |= FS_TRUNCATE
     if abi >= 5:
         handled_fs |= FS_IOCTL_DEV
-    handled_net = NET_BIND_TCP | NET_CONNECT_TCP if abi >= 4 else 0
+    handled_net = NET_BIND_TCP | NET_CONNECT_TCP if abi >= 4 and net else 0
     scoped = SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL if abi >= 6 else 0
     if abi >= 6:
         attr = struct.pack("=QQQ", handled_fs, handled_net, scoped)
@@ -289,7 +289,7 @@ def main() -> None:
     except OSError as error:
         fail("no-new-privileges", str(error))
     if config.get("landlock") is not None:
-        apply_landlock(lib, config["landlock"])
+        apply_landlock(lib, config["landlock"], config.get("landlock_net", True))
     if config.get("seccomp"):
         apply_seccomp(lib)
     execute(argv)
