@@ -274,3 +274,79 @@ def test_a_bot_without_a_build_needs_no_record(tmp_path: Path, records: Path) ->
     spec = BotSpec(name="x", argv=(sys.executable, str(RANDOM_BOT)), source="x")
     assert build_bot(spec) is None
     assert not records.exists()
+
+
+# ---------------------------------------------------------------------- a stranger's build
+
+
+def jailed_folder(tmp_path: Path, script: str) -> Path:
+    """A bot folder whose build is ``script`` (it makes out/bot.py, then does the rest)."""
+    folder = tmp_path / "upload"
+    folder.mkdir()
+    shutil.copy(RANDOM_BOT, folder / "bot.py")
+    (folder / "build.sh").write_text(f"mkdir -p out && cp bot.py out/bot.py\n{script}\n")
+    (folder / "bot.toml").write_text('name = "up"\nrun = "python3 out/bot.py"\n'
+                                     'build = "sh build.sh"\n')  # fmt: skip
+    return folder
+
+
+def build_jailed(folder: Path, **given: object) -> builds.Build | None:
+    from arena.bots.sandbox import detect  # noqa: PLC0415
+
+    jail = builds.BuildJail(detect(), **given)  # type: ignore[arg-type]
+    return build_bot(parse_bot(str(folder)), jail=jail)
+
+
+def test_a_jailed_build_writes_only_its_folder_and_reaches_no_network(tmp_path: Path) -> None:
+    """An upload's build is a stranger's code: it may write its own folder and its HOME,
+    nothing else, read no secret, and open no connection."""
+    import socket  # noqa: PLC0415
+
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the organizer's\n")
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        listener.settimeout(0.1)
+        port = listener.getsockname()[1]
+        probes = "\n".join([
+            f"echo pwned > {tmp_path}/canary && echo LEAK-write || echo refused-write",
+            f"cat {secret} > out/stolen && echo LEAK-read || echo refused-read",
+            "cat /etc/shadow > out/shadow && echo LEAK-shadow || echo refused-shadow",
+            f"python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", {port}), 3)'"
+            " && echo LEAK-net || echo refused-net",
+            "echo home > $HOME/mine && echo wrote-home",
+        ])  # fmt: skip
+        done = build_jailed(jailed_folder(tmp_path, probes))
+        with pytest.raises(TimeoutError):
+            listener.accept()
+    assert done is not None
+    log = done.log.read_text()
+    assert "LEAK" not in log, log
+    for probe in ("write", "read", "shadow", "net"):
+        assert f"refused-{probe}" in log
+    assert "wrote-home" in log and (tmp_path / "upload" / "out" / "bot.py").is_file()
+    assert not (tmp_path / "canary").exists()
+
+
+def test_a_jailed_build_is_held_to_its_time_disk_and_log(tmp_path: Path) -> None:
+    noisy = jailed_folder(tmp_path, "head -c 3000000 /dev/zero | tr '\\0' x\n"
+                          "for i in 1 2 3 4 5 6; do head -c 2000000 /dev/zero > big$i; done\n"
+                          "sleep 30")  # fmt: skip
+    started = time.monotonic()
+    with pytest.raises(BotError, match="its build wrote more than 5 MB, this server's limit"):
+        build_jailed(noisy, seconds=20, disk_mb=5)
+    assert time.monotonic() - started < 10
+    log = next((tmp_path / "cache" / "builds").glob("*.log"))
+    assert log.stat().st_size < (1 << 20) + 200
+    assert "the log is cut at 1048576 bytes" in log.read_text()
+    slow = tmp_path / "slow"
+    noisy.rename(slow)
+    (slow / "build.sh").write_text("sleep 30\n")
+    with pytest.raises(BotError, match="its build took over 2 s, this server's limit"):
+        build_jailed(slow, seconds=2)
+
+
+def test_a_build_that_reaches_for_the_network_says_so_in_one_line() -> None:
+    said = builds.offline_reason("Compiling\nerror: no matching package named `rand` found\n")
+    assert said is not None and said.startswith("a package it needs is not available offline")
+    assert said.endswith("error: no matching package named `rand` found")
+    assert builds.offline_reason("error: expected `;`") is None

@@ -41,6 +41,8 @@ import shlex
 import shutil
 import signal
 import subprocess
+import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -50,12 +52,17 @@ from typing import Any, Protocol
 
 import platformdirs
 
+from arena.bots.sandbox import Capabilities, ResourceLimits, confine
 from arena.bots.spec import BUILD_CACHES, BotSpec
 from arena.errors import BotError
 from arena.signals import held_stops
 
 #: Seconds a bot's build may take (a first build downloads its packages).
 BUILD_TIMEOUT_S = 600
+#: A jailed build's log is cut here (BuildJail.log_bytes).
+LOG_BYTES = 1 << 20
+#: How often a jailed build's folder is measured against its disk cap.
+DISK_EVERY_S = 0.25
 #: Overrides the folder of build records and logs (tests, a server, a shared cache).
 CACHE_ENV = "ARENA_CACHE_DIR"
 #: Bumped when a record's fields change meaning: an old record is then a build to run.
@@ -64,6 +71,15 @@ RECORD_VERSION = 1
 MAX_DEPTH = 40
 #: Seconds a toolchain's ``--version`` may take (a JVM's Maven takes ~0.5 s).
 VERSION_TIMEOUT_S = 30
+#: Where toolchains keep what they run (rustup's toolchains): a jailed build reads them.
+TOOLCHAIN_ENV = ("RUSTUP_HOME", "GOROOT", "JAVA_HOME")
+#: What a build's output says when it reached for the network it does not have.
+_OFFLINE = re.compile(
+    r"Could not resolve host|failed to download|no matching package named|"
+    r"module lookup disabled by GOPROXY=off|ENOTFOUND|EAI_AGAIN|"
+    r"Could not transfer artifact|Temporary failure in name resolution|Network is unreachable",
+    re.IGNORECASE,
+)
 #: Words of a shell command that are not programs it runs.
 _SHELL_WORDS = frozenset({"&&", "||", ";", "|", "(", ")", "!", "{", "}", "then", "do", "else"})
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh"})
@@ -85,6 +101,30 @@ class Build:
     seconds: float | None = None
     #: Why it ran ("first build here", "src/main.rs changed", "--rebuild", ...).
     reason: str = ""
+
+
+@dataclass(frozen=True)
+class BuildJail:
+    """A build from a stranger (a server's upload): run in the bots' sandbox, not as the
+    user who runs arena.
+
+    It writes only its own folder and a fresh HOME and temp folder (bound
+    in, both), reads the system and its toolchains, has no network unless
+    ``network``, and runs under the layers bots get (no capabilities,
+    namespaces, Landlock, seccomp, cgroups), with its own limits: ``seconds``
+    of wall time, ``memory_mb``, a folder of at most ``disk_mb`` (checked
+    as it runs, and each file by the file-size limit) and a log of at most
+    ``log_bytes`` (the rest is counted, not kept).
+    """
+
+    capabilities: Capabilities
+    seconds: int = BUILD_TIMEOUT_S
+    memory_mb: int = 2048
+    disk_mb: int = 500
+    network: bool = False
+    log_bytes: int = LOG_BYTES
+    #: Package caches it reads, by toolchain ("cargo": a CARGO_HOME, "go": a GOMODCACHE).
+    caches: tuple[tuple[str, str], ...] = ()
 
 
 class BuildFailed(BotError):
@@ -119,10 +159,15 @@ def cache_folder() -> Path:
 
 
 def build_bot(
-    spec: BotSpec, *, rebuild: bool = False, watcher: BuildWatcher | None = None
+    spec: BotSpec,
+    *,
+    rebuild: bool = False,
+    watcher: BuildWatcher | None = None,
+    jail: BuildJail | None = None,
 ) -> Build | None:
     """Bring a bot folder's build up to date: run its ``build`` if anything it builds from
     changed (see the module's docstring), else nothing. None for a bot with no build.
+    ``jail``: run it confined, as a stranger's (:class:`BuildJail`).
 
     Raises:
         BotError: the build cannot start, takes too long, fails, or leaves no program.
@@ -146,7 +191,10 @@ def build_bot(
         moved = _stale_cmake_caches(home)
         before = _walk(home, _inputs(record), everything=True)
         started = time.monotonic()
-        _run(spec, command, home, log, moved)
+        if jail is None:
+            _run(spec, command, home, log, moved)
+        else:
+            _run_jailed(spec, command, home, log, jail)
         seconds = time.monotonic() - started
         after = _walk(home, before, everything=True)
         outputs = {path for path, seen in after.items() if before.get(path) != seen}
@@ -255,6 +303,15 @@ def _run(spec: BotSpec, command: str, home: Path, log: Path, moved: list[str]) -
         except BaseException:  # a stop (Ctrl-C, SIGTERM): the build and its helpers go too
             _kill(process)
             raise
+    _check_result(spec, command, status, log, moved)
+
+
+def _check_result(spec: BotSpec, command: str, status: int, log: Path, moved: list[str]) -> None:
+    """Refuse a build that failed, or that left no program to run.
+
+    Raises:
+        BuildFailed: saying the last line it printed, or the program missing.
+    """
     if status != 0:
         lines = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
         last = lines[-1].strip() if len(lines) > 2 + len(moved) else "no output"
@@ -264,6 +321,175 @@ def _run(spec: BotSpec, command: str, home: Path, log: Path, moved: list[str]) -
     program = spec.argv[0]
     if "/" in program and not (os.path.isfile(program) and os.access(program, os.X_OK)):
         raise BuildFailed(spec.name, f"the build did not produce an executable {program}", log)
+
+
+def _run_jailed(spec: BotSpec, command: str, home: Path, log: Path, jail: BuildJail) -> None:
+    """Run a stranger's build in the sandbox (:class:`BuildJail`), its output to ``log``.
+
+    Raises:
+        BuildFailed: it could not start, ran too long, wrote too much, or failed.
+        KeyboardInterrupt: a stop, the build killed with everything it started.
+    """
+    build = spec.build or ()
+    log.parent.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix="arena-build-"))
+    limits = ResourceLimits(
+        cpu_s=jail.seconds,
+        memory_mb=jail.memory_mb,
+        address_space_mb=None,  # a JVM or node reserves far more than it uses
+        processes=512,
+        file_size_mb=jail.disk_mb,
+        open_files=4096,
+    )
+    confinement = confine(
+        [shutil.which(build[0]) or build[0], *build[1:]],
+        scratch,
+        limits,
+        jail.capabilities,
+        read_paths=[*toolchain_paths(build), *(path for _, path in jail.caches)],
+        name=f"build-{spec.name}",
+        write_paths=[str(home)],
+        workdir=home,
+        network=jail.network,
+    )
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
+        "HOME": str(scratch),
+        "TMPDIR": str(scratch),
+        "LANG": "C.UTF-8",
+        **toolchain_env(),
+        **_cache_env(dict(jail.caches), scratch, network=jail.network),
+    }
+    problem = ""
+    try:
+        with log.open("wb") as out:
+            out.write(f"$ {command}\n# in {home}, confined\n".encode())
+            with held_stops():
+                process = subprocess.Popen(
+                    confinement.argv, cwd=home, env=env, stdin=subprocess.DEVNULL,
+                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+                )  # fmt: skip
+            assert process.stdout is not None
+            copier = threading.Thread(
+                target=_copy_capped, args=(process.stdout, out, jail.log_bytes), daemon=True
+            )
+            copier.start()
+            try:
+                problem = _watch(process, home, jail)
+            except BaseException:
+                _kill(process)
+                raise
+            copier.join()
+    except OSError as error:
+        raise BuildFailed(spec.name, f"cannot run its build {command!r}: {error}") from None
+    finally:
+        confinement.release(set())
+        shutil.rmtree(scratch, ignore_errors=True)
+    if problem:
+        raise BuildFailed(spec.name, problem, log)
+    if process.returncode != 0 and not jail.network:
+        offline = offline_reason(log.read_text(encoding="utf-8", errors="replace"))
+        if offline is not None:
+            raise BuildFailed(spec.name, offline, log)
+    _check_result(spec, command, process.returncode, log, [])
+
+
+def _cache_env(caches: dict[str, str], scratch: Path, *, network: bool) -> dict[str, str]:
+    """The environment that points a jailed build (its HOME ``scratch``) at the package
+    caches: its own ``CARGO_HOME`` whose ``registry`` is the cache's (cargo writes its
+    locks and indexes beside it), and, offline, cargo and Go told not to reach out."""
+    env: dict[str, str] = {}
+    if "cargo" in caches:
+        home = scratch / "cargo"
+        home.mkdir()
+        (home / "registry").symlink_to(Path(caches["cargo"]) / "registry")
+        env["CARGO_HOME"] = str(home)
+        if not network:
+            env["CARGO_NET_OFFLINE"] = "true"
+    if "go" in caches:
+        env["GOMODCACHE"] = caches["go"]
+        if not network:
+            env["GOPROXY"] = "off"
+    return env
+
+
+def offline_reason(log_text: str) -> str | None:
+    """A failed jailed build's one line when its output shows it reached for the network
+    it does not have (a crate, a module, an npm package not in the caches), else None."""
+    match = _OFFLINE.search(log_text)
+    if match is None:
+        return None
+    line = next(line.strip() for line in log_text.splitlines() if match.group(0) in line)
+    return (
+        "a package it needs is not available offline here (uploads build without the "
+        f"network, from the packages the kits use): {line}"
+    )
+
+
+def _watch(process: subprocess.Popen[bytes], home: Path, jail: BuildJail) -> str:
+    """Wait for a jailed build; "" when it ended by itself, else why it was killed (its
+    time, or its folder past the disk cap)."""
+    deadline = time.monotonic() + jail.seconds
+    while True:
+        try:
+            process.wait(timeout=DISK_EVERY_S)
+            return ""
+        except subprocess.TimeoutExpired:
+            pass
+        if time.monotonic() > deadline:
+            _kill(process)
+            return f"its build took over {jail.seconds} s, this server's limit"
+        if _size(home) > jail.disk_mb * 2**20:
+            _kill(process)
+            return f"its build wrote more than {jail.disk_mb} MB, this server's limit"
+
+
+def _copy_capped(source: Any, out: Any, most: int) -> None:
+    """Copy a build's output to its log, up to ``most`` bytes; count the rest."""
+    kept = dropped = 0
+    while chunk := source.read1(65536):
+        room = max(0, most - kept)
+        out.write(chunk[:room])
+        kept += min(room, len(chunk))
+        dropped += len(chunk) - min(room, len(chunk))
+    if dropped:
+        out.write(f"\n# the log is cut at {most} bytes: {dropped} more were not kept\n".encode())
+    out.flush()
+
+
+def _size(folder: Path) -> int:
+    """Bytes of the files under ``folder`` (links not followed)."""
+    total = 0
+    for root, _, files in os.walk(folder):
+        for name in files:
+            with contextlib.suppress(OSError):
+                total += os.lstat(os.path.join(root, name)).st_size
+    return total
+
+
+def toolchain_paths(build: tuple[str, ...]) -> list[str]:
+    """The installations of the programs a build runs (``/root/.cargo``, ``/usr/local/go``)
+    and of what they hand over to (rustup's toolchains), for a jailed build to read."""
+    paths = []
+    for program in _programs(build):
+        found = shutil.which(program)
+        if found is None:
+            continue
+        for path in (Path(found), Path(os.path.realpath(found))):
+            paths.extend([str(path.parent), str(path.parent.parent)])
+    paths.extend(toolchain_env().values())
+    return list(dict.fromkeys(path for path in paths if path != "/"))
+
+
+def toolchain_env() -> dict[str, str]:
+    """Where the toolchains live, for a build whose HOME is not the user's: rustup's
+    proxies (``cargo``) look for their toolchains in ``$RUSTUP_HOME``, else
+    ``~/.rustup``, which a jailed build's fresh HOME does not have."""
+    found = {key: os.environ[key] for key in TOOLCHAIN_ENV if key in os.environ}
+    rustup = Path.home() / ".rustup"
+    if "RUSTUP_HOME" not in found and rustup.is_dir():
+        found["RUSTUP_HOME"] = str(rustup)
+    return found
 
 
 def _kill(process: subprocess.Popen[bytes]) -> None:
