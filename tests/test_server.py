@@ -366,9 +366,16 @@ def test_the_migrations_hold_every_model_change(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def zipped(folder: Path, change: str = "", name: str | None = None, build: str = "") -> bytes:
+def zipped(
+    folder: Path,
+    change: str = "",
+    name: str | None = None,
+    build: str = "",
+    files: dict[str, str] | None = None,
+) -> bytes:
     """A bot folder as a .zip (its build caches left out), ``change`` appended to its
-    strategy, its bot.toml's name made ``name`` and its build ``build``, if given."""
+    strategy, its bot.toml's name made ``name`` and its build ``build``, if given, and
+    ``files`` (path: text) added."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for path in sorted(folder.rglob("*")):
@@ -381,6 +388,8 @@ def zipped(folder: Path, change: str = "", name: str | None = None, build: str =
                 if path.name == "bot.toml" and build:
                     text += f"build = {json.dumps(build)}\n".encode()
                 archive.writestr(f"mybot/{path.relative_to(folder)}", text)
+        for path, text in (files or {}).items():
+            archive.writestr(f"mybot/{path}", text)
     return buffer.getvalue()
 
 
@@ -498,6 +507,28 @@ def _four_seats_only(self, message):
 
 Strategy.observe = _four_seats_only
 """
+
+
+def test_an_uploads_build_runs_jailed(server: Server, tmp_path: Path) -> None:
+    """A build is a stranger's code: it cannot read the server's secrets, write outside
+    its folder, or reach the network; it still builds its own folder."""
+    secrets = server.folder / "secrets.json"
+    before = secrets.read_bytes()
+    probes = "\n".join([
+        f"cat {secrets} > stolen.txt && echo LEAK-read || echo refused-read",
+        f"echo pwned >> {secrets} && echo LEAK-write || echo refused-write",
+        f"echo pwned > {tmp_path}/canary && echo LEAK-canary || echo refused-canary",
+        "python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", "
+        f"{server.port}), 3)' && echo LEAK-net || echo refused-net",
+    ])  # fmt: skip
+    ann = author(server, "ann")
+    upload = zipped(KIT, build="sh probes.sh", files={"probes.sh": probes})
+    assert server.call("POST", "/api/v1/bots", token=ann, upload=upload)[0] == 202
+    assert settled(server, "python-greedy")["status"] == "active"
+    status, log = server.text("/api/v1/versions/python-greedy/build-log", ann)
+    assert status == 200 and "LEAK" not in log, log
+    assert all(f"refused-{probe}" in log for probe in ("read", "write", "canary", "net")), log
+    assert secrets.read_bytes() == before and not (tmp_path / "canary").exists()
 
 
 def test_a_version_that_fails_its_self_play_game_is_not_made_active(server: Server) -> None:

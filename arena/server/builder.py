@@ -16,8 +16,12 @@ limits, and a bot that passes it can still fail at this competition's table
 crash (``building``, ``checking`` at start) is queued again: it runs again
 from the start, as its records were never written.
 
-Not yet (issue 42's next step): builds in the sandbox under a bot's uid,
-offline with the kits' package caches.
+An upload's build is a stranger's code: it runs jailed
+(:class:`arena.bots.builds.BuildJail`: the bots' sandbox, writing only its
+folder, no network unless ``build_network``, the server's build limits),
+from the package caches the builder fills when it starts
+(:mod:`arena.server.caches`). Not yet: a uid of its own (the server's folder
+is its owner's only, so the build runs as that user without capabilities).
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from arena.bots.builds import BuildFailed, build_bot
+from arena.bots.builds import BuildFailed, BuildJail, build_bot
 from arena.bots.sandbox import Capabilities
 from arena.bots.spec import BotSpec
 from arena.checkbot import check_bot
@@ -72,16 +76,33 @@ class Table:
     limits: Limits
     resources: Resources
     sandbox: Capabilities | None
+    #: How an upload is built (None: as the server's user, unconfined).
+    jail: BuildJail | None = None
 
     @classmethod
-    def of(cls, event: dict[str, Any]) -> Table:
-        """The table of the competition whose tournament keys are ``event``.
+    def of(
+        cls, event: dict[str, Any], server: dict[str, Any], caches: dict[str, str] | None = None
+    ) -> Table:
+        """The table of the competition whose tournament keys are ``event`` and whose
+        ``[server]`` table is ``server`` (its build limits); uploads build from the
+        package ``caches`` (:mod:`arena.server.caches`).
 
         Raises:
             ArenaError: for bad rules or limits, or a sandbox this machine lacks.
         """
         rules, running = game_settings(event)
-        return cls(rules, running.limits, running.resources, running.sandbox.capabilities())
+        sandbox = running.sandbox.capabilities()
+        jail = None
+        if sandbox is not None:
+            jail = BuildJail(
+                sandbox,
+                seconds=server["build_s"],
+                memory_mb=server["build_memory_mb"],
+                disk_mb=server["stored_mb"],
+                network=server["build_network"],
+                caches=tuple(sorted((caches or {}).items())),
+            )
+        return cls(rules, running.limits, running.resources, sandbox, jail)
 
 
 def self_play(spec: BotSpec, table: Table, key: str) -> str:
@@ -131,7 +152,7 @@ def work_once(folder: Path, table: Table) -> bool:
     try:
         spec = as_bot(folder, version, table.resources)
         try:
-            built = build_bot(spec)
+            built = build_bot(spec, jail=table.jail)
         except BuildFailed as failure:
             _keep_log(failure.log, log)
             raise

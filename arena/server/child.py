@@ -53,6 +53,7 @@ def web(config_path: Path, folder: Path, url: str, fd: int) -> None:
 def builder(config_path: Path, folder: Path, url: str) -> None:
     """Build and check queued versions until SIGTERM (exit status 143)."""
     from arena.server import builder as work  # noqa: PLC0415
+    from arena.server.caches import fill  # noqa: PLC0415
     from arena.server.config import load_server_config  # noqa: PLC0415
     from arena.server.folder import prepare  # noqa: PLC0415
     from arena.server.site import setup  # noqa: PLC0415
@@ -60,12 +61,12 @@ def builder(config_path: Path, folder: Path, url: str) -> None:
     config = load_server_config(config_path)
     setup(folder, config, prepare(folder), url)
     os.environ[CACHE_ENV] = str(folder / "cache")
-    table = work.Table.of(config.event)
     # SIGTERM (the parent stopping, or dying) cuts a build or a check at once: the build's
     # process group is killed, nothing is recorded, and the next start queues it again.
     with stop_like_ctrl_c():
         try:
-            work.run(folder, table)
+            caches = fill(lambda line: print(line, file=sys.stderr))
+            work.run(folder, work.Table.of(config.event, config.server, caches))
         except KeyboardInterrupt:
             sys.exit(143)
 
