@@ -388,8 +388,8 @@ def zipped(
                 if path.name == "bot.toml" and build:
                     text += f"build = {json.dumps(build)}\n".encode()
                 archive.writestr(f"mybot/{path.relative_to(folder)}", text)
-        for path, text in (files or {}).items():
-            archive.writestr(f"mybot/{path}", text)
+        for added, content in (files or {}).items():
+            archive.writestr(f"mybot/{added}", content)
     return buffer.getvalue()
 
 
