@@ -831,3 +831,69 @@ def test_a_competition_that_is_not_public_answers_401_without_a_token(tmp_path: 
     finally:
         running.process.send_signal(signal.SIGINT)
         assert running.process.wait(timeout=60) == 130
+
+
+def done_games(folder: Path) -> int:
+    """Games the ladder finished so far."""
+    with closing(sqlite3.connect(f"file:{folder / 'results.sqlite'}?mode=ro", uri=True)) as db:
+        return int(db.execute("SELECT count(*) FROM games WHERE status = 'done'").fetchone()[0])
+
+
+def played_by(folder: Path, bot: str) -> int:
+    return int(league_rows(folder).get(bot, {}).get("games", 0))
+
+
+def until(check: Any, timeout: float = 90) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.3)
+
+
+def test_an_organizer_pauses_the_ladder_and_disables_a_bot(tmp_path: Path) -> None:
+    """A pause stops the games and a resume goes on; a disabled bot is not scheduled (no
+    forfeits) until enabled; a field too small for a table waits, the server up."""
+    league = CONFIG.replace("players = 3\n", "players = 3\ndeals = 1\nmove_ms = 50\n")
+    league += '[[bots]]\nname = "rando"\ncommand = "python3 -m arena.samples.random_bot"\n'
+    running = start(tmp_path, free_port(), league)
+    folder = running.folder
+    try:
+        ann, bob = author(running, "ann"), author(running, "bob")
+        code = running.invite("olga", "organizer")
+        _, joined = running.call("POST", "/api/v1/join", {"code": code, "user": "olga",
+                                                         "password": PASSWORD})  # fmt: skip
+        olga = joined["token"]
+        for token, name in ((ann, "annbot"), (bob, "bobbot")):
+            upload = zipped(KIT, name=name)
+            assert running.call("POST", "/api/v1/bots", token=token, upload=upload)[0] == 202
+        until(lambda: set(league_rows(folder)) == {"greedy", "rando", "annbot", "bobbot"})
+        assert running.call("POST", "/api/v1/ladder", {"paused": True}, token=ann)[0] == 403
+        assert running.call("POST", "/api/v1/ladder", {"paused": True}, token=olga) == (
+            200, {"paused": True})  # fmt: skip
+        running.stderr_until("the ladder is paused")
+        held = done_games(folder)
+        time.sleep(2.5)
+        assert done_games(folder) == held, "no game while paused"
+        assert running.call("GET", "/api/v1/ladder", token=ann) == (200, {"paused": True})
+        assert running.call("POST", "/api/v1/ladder", {"paused": False}, token=olga)[0] == 200
+        until(lambda: done_games(folder) > held)
+        status, answer = running.call("POST", "/api/v1/bots/BobBot/disable", {"reason": "odd"},
+                                      token=olga)  # fmt: skip
+        assert (status, answer) == (200, {"bot": "bobbot", "disabled": "odd"})
+        assert running.call("GET", "/api/v1/bots/bobbot")[1]["disabled"] == "odd"
+        now = done_games(folder)
+        until(lambda: done_games(folder) > now + 24)  # past the rounds made before
+        frozen = played_by(folder, "bobbot")
+        now = done_games(folder)
+        until(lambda: done_games(folder) > now + 12)
+        assert played_by(folder, "bobbot") == frozen, "a disabled bot is not scheduled"
+        assert league_rows(folder)["bobbot"]["faults"] == {}, "nor forfeits"
+        running.call("POST", "/api/v1/bots/annbot/disable", {"reason": "also"}, token=olga)
+        running.stderr_until("the ladder waits for a full table")
+        assert running.process.poll() is None
+        assert running.call("POST", "/api/v1/bots/bobbot/enable", token=olga)[0] == 200
+        until(lambda: played_by(folder, "bobbot") > frozen)
+        assert running.call("POST", "/api/v1/bots/bobbot/enable", token=bob)[0] == 403
+    finally:
+        running.process.send_signal(signal.SIGINT)
+        assert running.process.wait(timeout=60) == 130

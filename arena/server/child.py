@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from arena.bots.builds import CACHE_ENV
-from arena.signals import stop_like_ctrl_c
+from arena.signals import Stopped, stop_like_ctrl_c
 
 #: Requests served at once by the web app.
 THREADS = 8
@@ -78,7 +78,14 @@ def ladder(config_path: Path, folder: Path, url: str, jobs: int) -> None:
     from arena.events.settings import RunFlags, resolve_running  # noqa: PLC0415
     from arena.server.config import load_server_config  # noqa: PLC0415
     from arena.server.folder import prepare  # noqa: PLC0415
-    from arena.server.ladder import LadderField, field_now, ladder_event  # noqa: PLC0415
+    from arena.server.ladder import (  # noqa: PLC0415
+        FieldTooSmall,
+        LadderField,
+        PauseWatch,
+        field_now,
+        ladder_event,
+        wait_while_paused,
+    )
     from arena.server.site import setup  # noqa: PLC0415
     from arena.tournament.config import config_bots  # noqa: PLC0415
 
@@ -94,15 +101,32 @@ def ladder(config_path: Path, folder: Path, url: str, jobs: int) -> None:
             for broken in build_all(house, rebuild=False):
                 print(f"arena serve: house {broken}", file=sys.stderr)
             players = int(config.event.get("players") or 4)
-            field = field_now(folder, house, players, running.resources)
-            run(
-                ladder_event(config.event, secrets.ladder_seed, field),
-                folder,
-                sandbox=sandbox,
-                jobs=jobs,
-                pin=False,
-                field=LadderField(folder, house, [spec.name for spec in field], running.resources),
-            )
+            while True:  # a pause ends the run; resuming runs it again, from the folder
+                wait_while_paused()
+                field = field_now(folder, house, players, running.resources)
+                with PauseWatch() as watch:
+                    try:
+                        run(
+                            ladder_event(config.event, secrets.ladder_seed, field),
+                            folder,
+                            sandbox=sandbox,
+                            jobs=jobs,
+                            pin=False,
+                            field=LadderField(
+                                folder,
+                                house,
+                                [spec.name for spec in field],
+                                running.resources,
+                                players,
+                            ),
+                        )
+                        return
+                    except FieldTooSmall:
+                        print("arena serve: the ladder waits for a full table", file=sys.stderr)
+                    except KeyboardInterrupt as stop:
+                        if isinstance(stop, Stopped) or not watch.pausing:
+                            raise
+                        print("arena serve: the ladder is paused", file=sys.stderr)
         except KeyboardInterrupt:
             sys.exit(143)
 

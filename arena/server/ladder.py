@@ -15,6 +15,8 @@ ids that say nothing. Until the field can fill a table, it waits.
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import replace
@@ -27,6 +29,7 @@ from arena.events.field import Enter, FieldChange, Retire
 from arena.events.settings import RunFlags, Running, resolve_running
 from arena.game import Rules
 from arena.game.rules import rules_from
+from arena.results.store import DATABASE, open_existing
 from arena.server.uploads import version_folder
 from arena.tournament.config import DEFAULT_DEALS
 from arena.tournament.event import TournamentEvent
@@ -44,7 +47,17 @@ def active_versions() -> dict[str, Any]:
     every round boundary)."""
     from arena.server.web.models import Version  # noqa: PLC0415 - Django, set up by the caller
 
-    return {v.name: v for v in Version.objects.select_related("bot").filter(status="active")}
+    active = Version.objects.select_related("bot").filter(status="active", bot__disabled="")
+    return {version.name: version for version in active}
+
+
+def disabled_house(house: Sequence[BotSpec]) -> set[str]:
+    """The house bots an organizer disabled, by name."""
+    from arena.server.web.models import Bot  # noqa: PLC0415
+
+    names = {spec.name.lower(): spec.name for spec in house}
+    off = Bot.objects.filter(key__in=list(names), owner__isnull=True).exclude(disabled="")
+    return {names[bot.key] for bot in off}
 
 
 def as_bot(folder: Path, version: Any, resources: Resources = ()) -> BotSpec:
@@ -67,9 +80,15 @@ def within(spec: BotSpec, resources: Resources) -> BotSpec:
     return replace(spec, limits=tuple(sorted(own.items())))
 
 
+class FieldTooSmall(KeyboardInterrupt):
+    """The field can no longer fill a table (bots disabled or withdrawn): the run ends
+    as at a stop, every finished game kept, and the ladder waits for bots."""
+
+
 class LadderField:
     """The field's changes since the last round: versions activated enter, versions
-    retired or failed leave; the house bots always play."""
+    retired or failed leave, and so do the bots an organizer disabled (house bots too)
+    until enabled again."""
 
     def __init__(
         self,
@@ -77,23 +96,29 @@ class LadderField:
         house: Sequence[BotSpec],
         playing: Sequence[str],
         resources: Resources = (),
+        players: int = 2,
     ) -> None:
         self.folder = folder
+        self.players = players
         self.resources = resources
-        self.house = {spec.name for spec in house}
+        self.house = {spec.name: spec for spec in house}
         self.playing = set(playing)
 
     def changes(self) -> Sequence[FieldChange]:
         wanted = active_versions()
+        house = set(self.house) - disabled_house(list(self.house.values()))
         entering: list[FieldChange] = [
             Enter(as_bot(self.folder, version, self.resources))
             for name, version in wanted.items()
             if name not in self.playing
         ]
+        entering += [Enter(self.house[name]) for name in sorted(house - self.playing)]
         leaving: list[FieldChange] = [
-            Retire(name) for name in sorted(self.playing - set(wanted) - self.house)
+            Retire(name) for name in sorted(self.playing - set(wanted) - house)
         ]
-        self.playing = set(wanted) | self.house
+        if len(set(wanted) | house) < self.players:
+            raise FieldTooSmall  # the run ends; the ladder waits for a full table
+        self.playing = set(wanted) | house
         return [*leaving, *entering]
 
 
@@ -128,9 +153,81 @@ def ladder_event(event: dict[str, Any], seed: int, bots: Sequence[BotSpec]) -> T
 def field_now(
     folder: Path, house: Sequence[BotSpec], players: int, resources: Resources = ()
 ) -> list[BotSpec]:
-    """The field, once it can fill a table (waiting till then)."""
+    """The field, once it can fill a table (waiting till then), and the bots seated in
+    games the last run left unplayed (a version retired or disabled since: its games
+    are played, then it leaves at the first round boundary, as in a run)."""
     while True:
-        field = [*house, *(as_bot(folder, v, resources) for v in active_versions().values())]
+        off = disabled_house(house)
+        field = [spec for spec in house if spec.name not in off]
+        field += [as_bot(folder, version, resources) for version in active_versions().values()]
         if len(field) >= players:
-            return field
+            break
+        time.sleep(WAIT_S)
+    known = {spec.name for spec in field}
+    for name in sorted(seated_in_pending(folder) - known):
+        spec = next((spec for spec in house if spec.name == name), None)
+        field.append(spec or as_bot(folder, version_named(name), resources))
+    return field
+
+
+def seated_in_pending(folder: Path) -> set[str]:
+    """The bots of the games the ladder's store has scheduled and not played."""
+    if not (folder / DATABASE).is_file():
+        return set()
+    store = open_existing(folder)
+    try:
+        return {name for game in store.pending() for name in game.seats}
+    finally:
+        store.close()
+
+
+def version_named(name: str) -> Any:
+    """The version whose league name is ``name`` (``BOT`` or ``BOT@N``)."""
+    from arena.server.web.models import Version  # noqa: PLC0415
+
+    bot, _, number = name.partition("@")
+    return Version.objects.select_related("bot").get(bot__name=bot, number=int(number or 1))
+
+
+class PauseWatch:
+    """Stops a ladder's run when an organizer pauses it: a thread that reads the switch
+    every :data:`WAIT_S` and, when it is on, interrupts the main thread as Ctrl-C would
+    (the runner keeps every finished game; those under way are played again after).
+    ``pausing`` tells that interruption from a real stop."""
+
+    def __init__(self) -> None:
+        self.pausing = False
+        self._done = threading.Event()
+        self._main = threading.main_thread().ident
+        self._thread = threading.Thread(target=self._watch, name="pause-watch", daemon=True)
+
+    def __enter__(self) -> PauseWatch:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def _watch(self) -> None:
+        from django.db import connection  # noqa: PLC0415
+
+        from arena.server.organizer import paused  # noqa: PLC0415
+
+        try:
+            while not self._done.wait(WAIT_S):
+                if paused():
+                    self.pausing = True
+                    assert self._main is not None
+                    signal.pthread_kill(self._main, signal.SIGINT)
+                    return
+        finally:
+            connection.close()  # this thread's own
+
+
+def wait_while_paused() -> None:
+    """Return once the ladder is not paused (reading the switch every :data:`WAIT_S`)."""
+    from arena.server.organizer import paused  # noqa: PLC0415
+
+    while paused():
         time.sleep(WAIT_S)

@@ -260,7 +260,68 @@ def bot_view(request: HttpRequest, name: str) -> HttpResponse:
     found = Version.objects.filter(bot=bot).order_by("-number")
     versions = [version_object(version, viewer) for version in found]
     owner = None if bot.owner is None else bot.owner.username
-    return JsonResponse({"bot": bot.name, "owner": owner, "versions": versions})
+    answer = {"bot": bot.name, "owner": owner, "disabled": bot.disabled, "versions": versions}
+    return JsonResponse(answer)
+
+
+def organizer(request: HttpRequest) -> Any:
+    """The request's user, who must be an organizer.
+
+    Raises:
+        NotYours: an author (403).
+    """
+    user: Any = request.user
+    if not user.is_staff:
+        raise NotYours("only an organizer may do this")
+    return user
+
+
+def bool_field(request: HttpRequest, key: str) -> bool:
+    """The JSON body's boolean ``key``.
+
+    Raises:
+        Refused: no such boolean.
+    """
+    try:
+        data = json.loads(request.body or b"null")
+    except ValueError:
+        raise Refused("the request body is not JSON") from None
+    if not isinstance(data, dict) or not isinstance(data.get(key), bool):
+        raise Refused(f"the request body must be a JSON object with {key!r}: true or false")
+    return bool(data[key])
+
+
+@api("GET", "POST", auth=True)
+def ladder_view(request: HttpRequest) -> HttpResponse:
+    """``GET /api/v1/ladder`` -> ``{"paused"}``; ``POST {"paused": true|false}`` (organizers
+    only) pauses the ladder or lets it play again (:mod:`arena.server.organizer`)."""
+    from arena.server import organizer as switches  # noqa: PLC0415
+
+    if request.method == "POST":
+        organizer(request)
+        switches.pause(bool_field(request, "paused"))
+    return JsonResponse({"paused": switches.paused()})
+
+
+@api("POST", auth=True)
+def disable_view(request: HttpRequest, name: str) -> HttpResponse:
+    """``POST /api/v1/bots/NAME/disable {"reason"}`` (organizers only): the bot leaves the
+    ladder at the next round, unscheduled, until enabled."""
+    from arena.server import organizer as switches  # noqa: PLC0415
+
+    organizer(request)
+    bot = switches.disable(name, body(request, "reason")["reason"])
+    return JsonResponse({"bot": bot.name, "disabled": bot.disabled})
+
+
+@api("POST", auth=True)
+def enable_view(request: HttpRequest, name: str) -> HttpResponse:
+    """``POST /api/v1/bots/NAME/enable`` (organizers only): the bot plays again."""
+    from arena.server import organizer as switches  # noqa: PLC0415
+
+    organizer(request)
+    bot = switches.enable(name)
+    return JsonResponse({"bot": bot.name, "disabled": bot.disabled})
 
 
 def find_version(name: str) -> Any:

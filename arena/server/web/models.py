@@ -61,6 +61,9 @@ class Bot(models.Model):
         User, null=True, blank=True, on_delete=models.PROTECT, related_name="bots"
     )
     created: models.DateTimeField[datetime, datetime] = models.DateTimeField(auto_now_add=True)
+    #: Why an organizer took the bot out of the ladder ("": it plays). A disabled bot is
+    #: not scheduled (no forfeits) until it is enabled again.
+    disabled: models.TextField[str, str] = models.TextField(blank=True, default="")
 
 
 class Version(models.Model):
@@ -97,3 +100,11 @@ class FailedAttempt(models.Model):
 
     address: models.CharField[str, str] = models.CharField(max_length=64, db_index=True)
     at: models.DateTimeField[datetime, datetime] = models.DateTimeField(auto_now_add=True)
+
+
+class Setting(models.Model):
+    """One of the competition's switches, set while it runs (``paused``: the ladder
+    plays no game while its value is "yes")."""
+
+    key: models.CharField[str, str] = models.CharField(max_length=64, unique=True)
+    value: models.TextField[str, str] = models.TextField(default="")
