@@ -361,3 +361,33 @@ def test_a_bots_recent_games_come_newest_first_through_the_index(tmp_path: Path)
         assert "seats_by_bot" in str(plan)
     finally:
         store.close()
+
+
+def test_a_league_that_never_ends_is_counted_so_far_not_out_of_its_bound(
+    tmp_path: Path,
+) -> None:
+    """The server's ladder is bounded by 10^9 rounds: "N of" that bound means nothing."""
+    from click.testing import CliRunner  # noqa: PLC0415
+
+    from arena.cli import main  # noqa: PLC0415
+    from arena.events.schedule import ENDLESS_ROUNDS  # noqa: PLC0415
+
+    executor = LocalExecutor(1, pin=False, make=random_players)
+    ladder = replace(in_process("abcd"), schedule="sampled", rounds=ENDLESS_ROUNDS)
+    with pytest.raises(KeyboardInterrupt):
+        run(ladder, tmp_path, sandbox=None, observer=Watching(stop_at=6), executor=executor)
+    store = open_existing(tmp_path)
+    try:
+        assert store.endless() and store.done() >= 6
+        done = store.done()
+    finally:
+        store.close()
+    shown = CliRunner().invoke(main, ["leaderboard", str(tmp_path)]).output
+    assert shown.rstrip().endswith(f"({done} games so far, in a league that never ends)")
+    assert "of 3" not in shown
+    run(in_process("abcd"), tmp_path / "plain", sandbox=None, executor=executor)
+    plain = open_existing(tmp_path / "plain")
+    try:
+        assert not plain.endless()
+    finally:
+        plain.close()

@@ -15,7 +15,7 @@ from arena.cli.common import (
 )
 from arena.match.schedule import MatchDesign
 from arena.report.html import leaderboard_table, page, pairwise_table
-from arena.report.leaderboard import render_document
+from arena.report.leaderboard import played, render_document
 from arena.report.match_report import match_page
 from arena.report.tournament_report import MAX_REPLAYS, report_page
 from arena.results.store import open_existing
@@ -159,6 +159,7 @@ def print_leaderboard(
         bots = {row["bot"] for row in rows}
         pairs = store.guarded(partial(store.pairwise, bots)) if pairwise else {}
         done, total = store.guarded(lambda: (store.done(), store.planned()))
+        endless = store.guarded(store.endless)
     finally:
         store.close()
     if fmt == "html":
@@ -166,15 +167,14 @@ def print_leaderboard(
         if pairwise:
             body += "\n<h2>Who places above whom</h2>\n"
             body += pairwise_table([row["bot"] for row in rows], pairs)
-        played = f"{done} of {total} games" if done < total else f"{total} games"
         title = f"Leaderboard: {folder.resolve().name}"
-        subtitle = f"{played}; TrueSkill, score = mu - 3 sigma"
+        subtitle = f"{played(done, total, endless=endless)}; TrueSkill, score = mu - 3 sigma"
         click.echo(page(title, body, subtitle=subtitle), nl=False)
         return done, total
     text = render_document(rows, pairs if pairwise else None, fmt)
     if clear:
         click.clear()
     click.echo(text)
-    if fmt in ("table", "markdown") and done < total:
-        click.echo(f"({done} of {total} games played so far)")
+    if fmt in ("table", "markdown") and (done < total or endless):
+        click.echo(f"({played(done, total, endless=endless)})")
     return done, total

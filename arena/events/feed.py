@@ -24,7 +24,14 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from arena.bots.spec import BotSpec
-from arena.events.schedule import Ids, ScheduledGame, Standings, Strategy, round_games
+from arena.events.schedule import (
+    ENDLESS_ROUNDS,
+    Ids,
+    ScheduledGame,
+    Standings,
+    Strategy,
+    round_games,
+)
 from arena.results.store import Store
 
 #: Games left in the queue below which the next round is made ahead of need (when it may be).
@@ -205,6 +212,10 @@ class Feed:
         if self.complete:
             return self.scheduled
         return max(self.scheduled, self.strategy.plan().games)
+
+    def endless(self) -> bool:
+        """Whether the plan has no end people should be told of (:data:`ENDLESS_ROUNDS`)."""
+        return not self.complete and (self.strategy.plan().rounds or 0) >= ENDLESS_ROUNDS
 
     def left(self) -> int:
         """Games not handed out yet (the plan's rest, for a stop rule an upper bound)."""

@@ -140,6 +140,8 @@ def play(
     halt_on_disable = event.halt_on_disable
     feed = event.feed(store)
     store.set_meta("planned", feed.total())  # for readers: a league's whole plan, not a round
+    if feed.endless():  # readers say "N games so far" (set only here: older folders hold)
+        store.set_meta("endless", True)
     done = store.done()
     sweep_partials(store.folder)
     disabled = store.disabled()

@@ -59,6 +59,10 @@ class Plan:
 
 Standings = Mapping[str, tuple[float, float]]
 
+#: Rounds that mean a league with no end (the server's ladder): a bound no event
+#: reaches, so readers say "N games so far", not "N of" a number of games never played.
+ENDLESS_ROUNDS = 10**9
+
 
 class Strategy(Protocol):
     """A schedule: the tables of each next round."""

@@ -35,6 +35,14 @@ COLUMNS = (
 _TABLE_FORMATS = {"table": "simple", "markdown": "github"}
 
 
+def played(done: int, total: int, *, endless: bool) -> str:
+    """How many games are in, for people: "N games so far" for a league that never ends,
+    "N of M games played" for an unfinished plan, else "M games"."""
+    if endless:
+        return f"{done} games so far, in a league that never ends"
+    return f"{done} of {total} games played" if done < total else f"{total} games"
+
+
 def render_leaderboard(rows: Sequence[Mapping[str, Any]], fmt: str) -> str:
     """The leaderboard in ``fmt``: ``table``, ``markdown``, ``csv`` or ``json``."""
     if fmt == "json":

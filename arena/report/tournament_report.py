@@ -22,6 +22,7 @@ from typing import Any
 import orjson
 
 from arena.report.html import faults_table, leaderboard_table, page, pairwise_table, rating_chart
+from arena.report.leaderboard import played
 from arena.report.replay_view import asset, json_script, pack, viewer_parts
 from arena.results.store import Store
 
@@ -124,14 +125,15 @@ def report_page(
         f'<h2 id="{escape(name.split()[0].lower())}">{escape(name)}</h2>\n{html}'
         for name, html in sections
     )
-    played = f"{done} of {total} games played" if done < total else f"{total} games"
-    subtitle = f"{played}; TrueSkill, score = mu - 3 sigma"
-    if done < total:  # a tournament still running (or stopped): the page is a snapshot
+    endless = store.endless()
+    subtitle = f"{played(done, total, endless=endless)}; TrueSkill, score = mu - 3 sigma"
+    if done < total or endless:  # a tournament still running (or stopped): a snapshot
         taken = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        what = "a league that never ends" if endless else "a tournament not finished"
+        games_in = f"{done} games" if endless else f"{done} of {total} games"
         body = (
-            f'<p class="snapshot"><strong>A snapshot</strong>, taken {taken}, of a tournament '
-            f"not finished: {done} of {total} games were in. Run arena report again for a "
-            "newer one.</p>\n" + body
+            f'<p class="snapshot"><strong>A snapshot</strong>, taken {taken}, of {what}: '
+            f"{games_in} were in. Run arena report again for a newer one.</p>\n" + body
         )
         subtitle = f"Snapshot of {taken}: {subtitle}"
     return Report(page(title, body, subtitle=subtitle), notices)

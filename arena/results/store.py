@@ -414,6 +414,10 @@ class Store:
         scheduled. What people are told a run is "N of"."""
         return max(self.total(), int(self.meta("planned", 0)))
 
+    def endless(self) -> bool:
+        """Whether the event never ends (a server's ladder): its "N of" is no plan."""
+        return bool(self.meta("endless", False))
+
     def done(self) -> int:
         """Number of finished games."""
         self.flush()

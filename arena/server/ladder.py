@@ -26,6 +26,7 @@ from typing import Any
 from arena.bots.sandbox import ResourceLimits
 from arena.bots.spec import BotSpec, parse_bot
 from arena.events.field import Enter, FieldChange, Retire
+from arena.events.schedule import ENDLESS_ROUNDS
 from arena.events.settings import RunFlags, Running, resolve_running
 from arena.game import Rules
 from arena.game.rules import rules_from
@@ -35,7 +36,7 @@ from arena.tournament.config import DEFAULT_DEALS
 from arena.tournament.event import TournamentEvent
 
 #: The rounds of a ladder: a bound, not a plan (a round is made when it is played).
-ROUNDS = 10**9
+ROUNDS = ENDLESS_ROUNDS
 #: Resource limits, sorted (``Running.resources``).
 Resources = tuple[tuple[str, int], ...]
 #: How often a ladder too small to play looks again.
