@@ -93,17 +93,23 @@ def body(request: HttpRequest, *keys: str) -> dict[str, str]:
     return {key: data[key] for key in keys}
 
 
+def address_of(request: HttpRequest) -> str:
+    """Who is asking (:func:`arena.server.accounts.client_address`), for the limit on
+    failed logins and joins."""
+    return client_address(
+        request.META.get("REMOTE_ADDR", ""),
+        request.headers.get("X-Forwarded-For", ""),
+        settings.ARENA["server"]["trusted_proxies"],
+    )
+
+
 @api("POST")
 def join_view(request: HttpRequest) -> HttpResponse:
     """``POST /api/v1/join {"code", "user", "password"}`` -> 201 ``{"user", "token"}``; an
     address with ``login_limit`` failures in 10 minutes is answered 429 (codes are 256
     bits: the limit is against a password guessed for a reset, and against load)."""
     server = settings.ARENA["server"]
-    address = client_address(
-        request.META.get("REMOTE_ADDR", ""),
-        request.headers.get("X-Forwarded-For", ""),
-        server["trusted_proxies"],
-    )
+    address = address_of(request)
     throttled(address, server["login_limit"])
     try:
         given = body(request, "code", "user", "password")
@@ -251,14 +257,13 @@ def build_log_view(request: HttpRequest, name: str) -> HttpResponse:
 @api("GET")
 def bot_view(request: HttpRequest, name: str) -> HttpResponse:
     """``GET /api/v1/bots/NAME``: the bot and its versions, newest first."""
-    from arena.server.web.models import Bot, Version  # noqa: PLC0415
+    from arena.server.web.models import Bot  # noqa: PLC0415
 
     viewer = reader(request)
     bot = Bot.objects.filter(key=name.lower()).select_related("owner").first()
     if bot is None:
         raise NotFound(f"no bot {name!r} here")
-    found = Version.objects.filter(bot=bot).order_by("-number")
-    versions = [version_object(version, viewer) for version in found]
+    versions = [version_object(version, viewer) for version in versions_of(bot)]
     owner = None if bot.owner is None else bot.owner.username
     answer = {"bot": bot.name, "owner": owner, "disabled": bot.disabled, "versions": versions}
     return JsonResponse(answer)
@@ -322,6 +327,17 @@ def enable_view(request: HttpRequest, name: str) -> HttpResponse:
     organizer(request)
     bot = switches.enable(name)
     return JsonResponse({"bot": bot.name, "disabled": bot.disabled})
+
+
+def versions_of(bot: Any) -> list[Any]:
+    """A bot's versions, newest first; a house bot's one made-up version (see
+    :func:`find_version`)."""
+    from arena.server.web.models import Version  # noqa: PLC0415
+
+    found = list(Version.objects.filter(bot=bot).select_related("bot").order_by("-number"))
+    if not found and bot.owner is None:
+        found = [Version(bot=bot, number=1, status="active")]
+    return found
 
 
 def find_version(name: str) -> Any:
