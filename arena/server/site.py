@@ -73,6 +73,22 @@ def django_settings(
             "django.middleware.clickjacking.XFrameOptionsMiddleware",
         ],
         "ROOT_URLCONF": "arena.server.web.urls",
+        # The pages' templates, in arena.server.web's templates/ (autoescaped: every text
+        # a stranger gave is escaped where it is shown).
+        "TEMPLATES": [
+            {
+                "BACKEND": "django.template.backends.django.DjangoTemplates",
+                "APP_DIRS": True,
+                "OPTIONS": {
+                    "context_processors": [
+                        "django.template.context_processors.request",
+                        "django.contrib.auth.context_processors.auth",
+                        "django.template.context_processors.csrf",
+                    ]
+                },
+            }
+        ],
+        "LOGIN_URL": "/login",
         "APPEND_SLASH": False,
         "USE_TZ": True,
         "DEFAULT_AUTO_FIELD": "django.db.models.BigAutoField",

@@ -4,9 +4,20 @@ from __future__ import annotations
 
 from django.urls import path
 
-from arena.server.web import api
+from arena.server.web import api, pages
 
 urlpatterns = [
+    path("", pages.leaderboard_page),
+    path("bots/<str:name>", pages.bot_page),
+    path("versions/<str:name>", pages.version_page),
+    path("games/<str:game>", pages.game_page),
+    path("login", pages.login_page),
+    path("logout", pages.logout_page),
+    path("join/<str:code>", pages.join_page),
+    path("account", pages.account_page),
+    path("submit", pages.submit_page),
+    path("organizer", pages.organizer_page),
+    path("organizer/leaderboard.csv", pages.leaderboard_csv),
     path("api/v1/join", api.join_view),
     path("api/v1/account", api.account_view),
     path("api/v1/leaderboard", api.leaderboard_view),
