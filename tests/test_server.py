@@ -834,7 +834,9 @@ def test_a_competition_that_is_not_public_answers_401_without_a_token(tmp_path: 
 
 
 def done_games(folder: Path) -> int:
-    """Games the ladder finished so far."""
+    """Games the ladder finished so far (0 before its store is made)."""
+    if not (folder / "results.sqlite").is_file():
+        return 0
     with closing(sqlite3.connect(f"file:{folder / 'results.sqlite'}?mode=ro", uri=True)) as db:
         return int(db.execute("SELECT count(*) FROM games WHERE status = 'done'").fetchone()[0])
 
@@ -897,3 +899,53 @@ def test_an_organizer_pauses_the_ladder_and_disables_a_bot(tmp_path: Path) -> No
     finally:
         running.process.send_signal(signal.SIGINT)
         assert running.process.wait(timeout=60) == 130
+
+
+def test_a_backup_taken_while_it_runs_restores_the_competition(tmp_path: Path) -> None:
+    """--backup copies the folder while the ladder plays; --restore (stopped) puts it back,
+    moving the folder there aside: accounts, tokens, versions and games come back."""
+    league = CONFIG.replace("players = 3\n", "players = 2\ndeals = 1\nmove_ms = 50\n")
+    port = free_port()
+    running = start(tmp_path, port, league)
+    target = tmp_path / "monday.tar.gz"
+    try:
+        ann = author(running, "ann")
+        assert running.call("POST", "/api/v1/bots", token=ann, upload=zipped(KIT))[0] == 202
+        assert settled(running, "python-greedy")["status"] == "active"
+        until(lambda: done_games(running.folder) > 10)
+        done = arena("serve", str(running.config), "--backup", str(target), cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith(f"backed up results/club to {target}: 2 databases")
+        backed = done_games(running.folder)
+        refused = arena("serve", str(running.config), "--restore", str(target), cwd=tmp_path)
+        assert refused.returncode == 1 and "another arena serve runs" in refused.stderr
+        assert len(refused.stderr.strip().splitlines()) == 1
+    finally:
+        running.process.send_signal(signal.SIGINT)
+        assert running.process.wait(timeout=60) == 130
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    import tarfile  # noqa: PLC0415
+
+    with tarfile.open(target) as archive:
+        names = set(archive.getnames())
+    assert {"server.sqlite", "results.sqlite", "secrets.json", "backup.json"} <= names
+    assert "bots/python-greedy/1/bot.toml" in names and "serve.lock" not in names
+    assert not any(name.endswith(("-wal", "-shm")) for name in names)
+    shutil.rmtree(running.folder / "bots")  # a damaged folder
+    done = arena("serve", str(running.config), "--restore", str(target), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "the folder there before is" in done.stdout
+    again = start(tmp_path, port, league)
+    try:
+        assert again.call("GET", "/api/v1/account", token=ann)[0] == 200, "the token is back"
+        assert again.call("GET", "/api/v1/versions/python-greedy")[1]["status"] == "active"
+        assert done_games(again.folder) >= min(backed, 10)
+        until(lambda: done_games(again.folder) > backed)
+    finally:
+        again.process.send_signal(signal.SIGINT)
+        assert again.process.wait(timeout=60) == 130
+    junk = tmp_path / "junk.tar.gz"
+    junk.write_bytes(b"not a backup")
+    done = arena("serve", str(running.config), "--restore", str(junk), cwd=tmp_path)
+    assert done.returncode == 1 and "is not an arena serve backup" in done.stderr
+

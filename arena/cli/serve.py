@@ -44,6 +44,20 @@ def _server() -> None:
     show_default=True,
     help="What --invite makes of NAME.",
 )
+@click.option(
+    "--backup",
+    "backup_to",
+    metavar="FILE",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write a consistent copy of the folder to FILE (.tar.gz), while it runs; exit.",
+)
+@click.option(
+    "--restore",
+    "restore_from",
+    metavar="FILE",
+    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    help="Put the backup FILE back as the folder (the server stopped); exit.",
+)
 def serve(
     config: Path,
     host: str,
@@ -52,24 +66,37 @@ def serve(
     jobs: int,
     invite: str | None,
     role: str,
+    backup_to: Path | None,
+    restore_from: Path | None,
 ) -> None:
     """Run a competition: authors upload bots, everyone watches the leaderboard.
 
     CONFIG is a tournament config (the house bots, rules, limits, schedule
     sampled or swiss) with a [server] table. The server runs until Ctrl-C or
     SIGTERM; rerunning it resumes. --invite NAME prints an invite link and
-    exits, whether the server runs or not.
+    exits, whether the server runs or not. --backup FILE copies the folder
+    while it runs; --restore FILE puts a backup back (the server stopped; the
+    folder there before is moved aside).
 
     \b
     Example:
         arena serve club.toml --invite ann --role organizer
         arena serve club.toml --host 0.0.0.0 --port 8000
+        arena serve club.toml --backup club-monday.tar.gz
     """
     _server()
     from arena.server import run  # noqa: PLC0415 - Django, only for this command
 
+    if sum(given is not None for given in (invite, backup_to, restore_from)) > 1:
+        raise click.UsageError("--invite, --backup and --restore each run alone")
     if invite is not None:
         click.echo(run.invite(config, out=out, name=invite, role=role, host=host, port=port))
+        return
+    if backup_to is not None:
+        click.echo(run.backup(config, out=out, target=backup_to))
+        return
+    if restore_from is not None:
+        click.echo(run.restore(config, out=out, source=restore_from))
         return
     with stop_like_ctrl_c():
         try:

@@ -74,3 +74,29 @@ def invite(
     setup(folder, config, prepare(folder), url)
     migrate(folder)
     return f"{url}/join/{make(name, role)}"
+
+
+def backup(config_path: Path, *, out: Path | None, target: Path) -> str:
+    """Back the competition's folder up to ``target`` while it runs (see
+    :mod:`arena.server.backup`); a line saying what the backup holds.
+
+    Raises:
+        ConfigError: a bad config file.
+        ServerError: no competition there, or ``target`` cannot be written.
+    """
+    from arena.server.backup import backup as take  # noqa: PLC0415
+
+    return take(load_server_config(config_path).folder(out), target)
+
+
+def restore(config_path: Path, *, out: Path | None, source: Path) -> str:
+    """Put the backup ``source`` back as the competition's folder (the server stopped);
+    a line saying so.
+
+    Raises:
+        ConfigError: a bad config file.
+        ServerError: the server runs, or ``source`` is no backup.
+    """
+    from arena.server.backup import restore as put  # noqa: PLC0415
+
+    return put(load_server_config(config_path).folder(out), source)
