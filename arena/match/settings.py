@@ -9,6 +9,7 @@ naming the first problem, before anything is built or played: a
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from arena.bots.spec import BotSpec, parse_bots
 from arena.errors import ArenaError
 from arena.events.settings import RunFlags, Running, resolve_running
 from arena.files import check_makeable
+from arena.game import Rules
 from arena.game.rules import rules_from
 from arena.match.event import MatchEvent
 from arena.match.schedule import DEAL_SETS_PER_ROUND, MatchDesign, copies
@@ -83,37 +85,15 @@ def resolve_match(flags: MatchFlags) -> MatchSettings:
     except ValueError as error:
         raise MatchError(f"no test: {error}") from None
     new, base, *field = parse_bots([flags.new, flags.base, *flags.field])
-    if new.name == base.name:
-        raise MatchError(f"NEW and BASE are both named {new.name!r}: give one another name")
-    for spec in field:
-        if spec.name in (new.name, base.name):
-            raise MatchError.about(
-                "{field} {name!r}: NEW and BASE are not in the field", name=spec.name
-            )
-    if field:
-        pool = _pool(field, players - 1)
-        design = MatchDesign(new.name, base.name, tuple(s.name for s in pool), True, deals)
-        seated = [new, base, *pool]
-    else:
-        bases = [replace(base, name=name) for name in copies(base.name, players - 1)]
-        design = MatchDesign(new.name, base.name, tuple(s.name for s in bases), False, deals)
-        seated = [new, *bases]
-    design = replace(design, sprt=test, sequential=flags.sprt)
-    max_games = DEFAULT_MAX_GAMES if flags.max_games is None else flags.max_games
-    per_round = deals * design.tables_per_deal() * players
     rules = rules_from(
         flags.rules, players=players, seats="seats per table are {players} (default 4)"
     )
-    event = MatchEvent(
-        bots=tuple(seated),
-        players=players,
-        seed=running.seed,
-        rules=rules,
-        limits=running.limits,
-        design=design,
-        rounds=max(1, math.ceil(max_games / per_round)),
-        resources=running.resources,
-    )
+    max_games = DEFAULT_MAX_GAMES if flags.max_games is None else flags.max_games
+    event = match_event(
+        new, base, field, rules=rules, deals=deals, running=running, test=test,
+        sequential=flags.sprt, max_games=max_games,
+    )  # fmt: skip
+    design = event.design
     folder = flags.out or Path("results") / f"match-{new.name}-vs-{base.name}"
     check_makeable(folder, "results folder", folder=True)
     return MatchSettings(
@@ -122,6 +102,55 @@ def resolve_match(flags: MatchFlags) -> MatchSettings:
         folder=folder,
         running=running,
         given=(new, base, *field),
+    )
+
+
+def match_event(
+    new: BotSpec,
+    base: BotSpec,
+    field: Sequence[BotSpec],
+    *,
+    rules: Rules,
+    deals: int,
+    running: Running,
+    test: Sprt,
+    sequential: bool,
+    max_games: int,
+) -> MatchEvent:
+    """The match of ``new`` against ``base`` with ``field`` (none: against copies of
+    ``base``), at most ``max_games`` games (``arena match``'s, and a competition server's
+    test of each new version against the one it replaced).
+
+    Raises:
+        MatchError: NEW and BASE of one name, or one of them in the field.
+    """
+    players = rules.players
+    if new.name == base.name:
+        raise MatchError(f"NEW and BASE are both named {new.name!r}: give one another name")
+    for spec in field:
+        if spec.name in (new.name, base.name):
+            raise MatchError.about(
+                "{field} {name!r}: NEW and BASE are not in the field", name=spec.name
+            )
+    if field:
+        pool = _pool(list(field), players - 1)
+        design = MatchDesign(new.name, base.name, tuple(s.name for s in pool), True, deals)
+        seated = [new, base, *pool]
+    else:
+        bases = [replace(base, name=name) for name in copies(base.name, players - 1)]
+        design = MatchDesign(new.name, base.name, tuple(s.name for s in bases), False, deals)
+        seated = [new, *bases]
+    design = replace(design, sprt=test, sequential=sequential)
+    per_round = deals * design.tables_per_deal() * players
+    return MatchEvent(
+        bots=tuple(seated),
+        players=players,
+        seed=running.seed,
+        rules=rules,
+        limits=running.limits,
+        design=design,
+        rounds=max(1, math.ceil(max_games / per_round)),
+        resources=running.resources,
     )
 
 
