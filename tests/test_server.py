@@ -46,6 +46,7 @@ command = "python3 -m arena.samples.greedy_bot"
 [server]
 title = "Friday club"
 upload_mb = 1
+match_max_games = 60
 """
 KIT = Path(__file__).resolve().parent.parent / "sample_bots" / "python"
 STATUSES = ("queued", "building", "checking", "active", "failed", "retired")
@@ -949,3 +950,55 @@ def test_a_backup_taken_while_it_runs_restores_the_competition(tmp_path: Path) -
     done = arena("serve", str(running.config), "--restore", str(junk), cwd=tmp_path)
     assert done.returncode == 1 and "is not an arena serve backup" in done.stderr
 
+
+#: A strategy much worse than the kit's greedy one: always the first legal move.
+FIRST_LEGAL = """
+
+def _first_legal(self, state, legal, request):
+    return legal[0]
+
+
+Strategy.choose = _first_legal
+"""
+
+
+def test_each_new_version_is_tested_against_the_one_it_replaced(tmp_path: Path) -> None:
+    """The test plays in its own folder, ends with a verdict or at match_max_games, and a
+    newer version supersedes it."""
+    league = CONFIG.replace("players = 3\n", "players = 2\ndeals = 1\nmove_ms = 50\n")
+    running = start(tmp_path, free_port(), league)
+    try:
+        ann = author(running, "ann")
+        upload = zipped(KIT, name="annbot")
+        assert running.call("POST", "/api/v1/bots", token=ann, upload=upload)[0] == 202
+        assert settled(running, "annbot")["verdict"] is None, "a first version has none"
+        worse = zipped(KIT, name="annbot", change=FIRST_LEGAL)
+        assert running.call("POST", "/api/v1/bots", token=ann, upload=worse)[0] == 202
+        second = settled(running, "annbot@2")
+        assert second["status"] == "active"
+        assert second["verdict"]["against"] == "annbot"
+        assert second["verdict"]["result"] in ("running", "H0"), second
+        until(lambda: running.call("GET", "/api/v1/versions/annbot@2")[1]["verdict"]["result"]
+              != "running", timeout=120)  # fmt: skip
+        verdict = running.call("GET", "/api/v1/versions/annbot@2")[1]["verdict"]
+        assert verdict["result"] in ("H0", "inconclusive") and 0 < verdict["games"] <= 60
+        assert set(verdict) == {"against", "result", "worse", "elo", "elo_low", "elo_high",
+                                "games"}  # fmt: skip
+        assert verdict["elo"] < 0, "the first legal move is worse than greedy"
+        match = running.folder / "matches" / "annbot-2" / "results.sqlite"
+        with closing(sqlite3.connect(match)) as db:
+            tested = {row[0] for row in db.execute("SELECT id FROM games")}
+        with closing(sqlite3.connect(running.folder / "results.sqlite")) as db:
+            ladder = {row[0] for row in db.execute("SELECT id FROM games")}
+        assert tested and not tested & ladder, "a test's games are not the ladder's"
+        third = zipped(KIT, name="annbot", change="# v3\n")
+        assert running.call("POST", "/api/v1/bots", token=ann, upload=third)[0] == 202
+        assert settled(running, "annbot@3")["verdict"]["against"] == "annbot@2"
+        fourth = zipped(KIT, name="annbot", change="# v4\n")
+        assert running.call("POST", "/api/v1/bots", token=ann, upload=fourth)[0] == 202
+        assert settled(running, "annbot@4")["status"] == "active"
+        until(lambda: running.call("GET", "/api/v1/versions/annbot@3")[1]["verdict"]["result"]
+              != "running")  # fmt: skip
+    finally:
+        running.process.send_signal(signal.SIGINT)
+        assert running.process.wait(timeout=60) == 130

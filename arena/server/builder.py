@@ -42,6 +42,7 @@ from arena.execute.game import play_one
 from arena.game import Rules
 from arena.protocol import Limits
 from arena.server.ladder import Resources, as_bot, game_settings
+from arena.server.verdicts import running_verdict
 
 #: Where each version's build log is kept.
 BUILD_LOGS = Path("logs") / "builds"
@@ -78,6 +79,8 @@ class Table:
     sandbox: Capabilities | None
     #: How an upload is built (None: as the server's user, unconfined).
     jail: BuildJail | None = None
+    #: Whether each new version is tested against the one it replaces (match_share > 0).
+    tests: bool = True
 
     @classmethod
     def of(
@@ -102,7 +105,8 @@ class Table:
                 network=server["build_network"],
                 caches=tuple(sorted((caches or {}).items())),
             )
-        return cls(rules, running.limits, running.resources, sandbox, jail)
+        tests = server["match_share"] > 0
+        return cls(rules, running.limits, running.resources, sandbox, jail, tests)
 
 
 def self_play(spec: BotSpec, table: Table, key: str) -> str:
@@ -181,7 +185,12 @@ def work_once(folder: Path, table: Table) -> bool:
         _set(version, "failed", f"the self-play game failed: {played}")
         return True
     with transaction.atomic():
+        previous = Version.objects.filter(bot=version.bot, status="active").first()
         Version.objects.filter(bot=version.bot, status="active").update(status="retired")
+        if previous is not None and table.tests:  # its test against the one it replaces
+            version.against = previous
+            version.verdict = running_verdict(previous.name)
+            version.save(update_fields=["against", "verdict"])
         _set(version, "active")
     return True
 

@@ -1,9 +1,10 @@
 """A child process of ``arena serve``: ``python -m arena.server.child KIND CONFIG DIR URL [FD]``.
 
 ``web``: the web app. ``ladder`` (its last argument: the local workers): the league
-that never stops (:mod:`arena.server.ladder`). ``builder``: builds and checks queued versions
-(:mod:`arena.server.builder`), its build records in ``DIR/cache`` (the
-competition's, not the user's cache).
+that never stops (:mod:`arena.server.ladder`). ``verdicts`` (likewise): each new
+version's test against the one it replaced (:mod:`arena.server.verdicts`).
+``builder``: builds and checks queued versions (:mod:`arena.server.builder`), its
+build records in ``DIR/cache`` (the competition's, not the user's cache).
 
 The web app serves the Django project with waitress, a production WSGI
 server (threads, no development server), on the listening socket the parent
@@ -17,6 +18,7 @@ from __future__ import annotations
 import os
 import socket
 import sys
+import time
 from pathlib import Path
 
 from arena.bots.builds import CACHE_ENV
@@ -81,11 +83,12 @@ def ladder(config_path: Path, folder: Path, url: str, jobs: int) -> None:
     from arena.server.ladder import (  # noqa: PLC0415
         FieldTooSmall,
         LadderField,
-        PauseWatch,
+        Watch,
         field_now,
         ladder_event,
         wait_while_paused,
     )
+    from arena.server.organizer import paused  # noqa: PLC0415
     from arena.server.site import setup  # noqa: PLC0415
     from arena.tournament.config import config_bots  # noqa: PLC0415
 
@@ -104,7 +107,7 @@ def ladder(config_path: Path, folder: Path, url: str, jobs: int) -> None:
             while True:  # a pause ends the run; resuming runs it again, from the folder
                 wait_while_paused()
                 field = field_now(folder, house, players, running.resources)
-                with PauseWatch() as watch:
+                with Watch(paused) as watch:
                     try:
                         run(
                             ladder_event(config.event, secrets.ladder_seed, field),
@@ -124,9 +127,34 @@ def ladder(config_path: Path, folder: Path, url: str, jobs: int) -> None:
                     except FieldTooSmall:
                         print("arena serve: the ladder waits for a full table", file=sys.stderr)
                     except KeyboardInterrupt as stop:
-                        if isinstance(stop, Stopped) or not watch.pausing:
+                        if isinstance(stop, Stopped) or not watch.fired:
                             raise
                         print("arena serve: the ladder is paused", file=sys.stderr)
+        except KeyboardInterrupt:
+            sys.exit(143)
+
+
+def verdicts(config_path: Path, folder: Path, url: str, jobs: int) -> None:
+    """Run each new version's test against the one it replaced (:mod:`arena.server.verdicts`)
+    until SIGTERM (exit status 143)."""
+    from arena.server.config import load_server_config  # noqa: PLC0415
+    from arena.server.folder import prepare  # noqa: PLC0415
+    from arena.server.site import setup  # noqa: PLC0415
+    from arena.server.verdicts import IDLE_S, test_once  # noqa: PLC0415
+    from arena.tournament.config import config_bots  # noqa: PLC0415
+
+    config = load_server_config(config_path)
+    secrets = prepare(folder)
+    setup(folder, config, secrets, url)
+    os.environ[CACHE_ENV] = str(folder / "cache")
+    house = config_bots(config.event, config.path)
+    with stop_like_ctrl_c():
+        try:
+            while True:
+                if not test_once(
+                    folder, config.event, config.server, secrets.ladder_seed, house, jobs
+                ):
+                    time.sleep(IDLE_S)
         except KeyboardInterrupt:
             sys.exit(143)
 
@@ -140,6 +168,8 @@ def main(argv: list[str]) -> None:
         builder(Path(config_path), Path(folder), url)
     elif kind == "ladder":
         ladder(Path(config_path), Path(folder), url, int(rest[0]))
+    elif kind == "verdicts":
+        verdicts(Path(config_path), Path(folder), url, int(rest[0]))
     else:
         raise SystemExit(f"arena.server.child: no child {kind!r}")
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -190,19 +190,21 @@ def version_named(name: str) -> Any:
     return Version.objects.select_related("bot").get(bot__name=bot, number=int(number or 1))
 
 
-class PauseWatch:
-    """Stops a ladder's run when an organizer pauses it: a thread that reads the switch
-    every :data:`WAIT_S` and, when it is on, interrupts the main thread as Ctrl-C would
-    (the runner keeps every finished game; those under way are played again after).
-    ``pausing`` tells that interruption from a real stop."""
+class Watch:
+    """Interrupts the main thread, as Ctrl-C would, once ``stop_when()`` holds (read every
+    :data:`WAIT_S` by a thread of its own, with its own database connection): a pause
+    ends the ladder's run, a newer version a test's. The runner keeps every finished
+    game; those under way are played again after. ``fired`` tells this interruption from
+    a real stop."""
 
-    def __init__(self) -> None:
-        self.pausing = False
+    def __init__(self, stop_when: Callable[[], bool]) -> None:
+        self.stop_when = stop_when
+        self.fired = False
         self._done = threading.Event()
         self._main = threading.main_thread().ident
-        self._thread = threading.Thread(target=self._watch, name="pause-watch", daemon=True)
+        self._thread = threading.Thread(target=self._watch, name="watch", daemon=True)
 
-    def __enter__(self) -> PauseWatch:
+    def __enter__(self) -> Watch:
         self._thread.start()
         return self
 
@@ -213,12 +215,10 @@ class PauseWatch:
     def _watch(self) -> None:
         from django.db import connection  # noqa: PLC0415
 
-        from arena.server.organizer import paused  # noqa: PLC0415
-
         try:
             while not self._done.wait(WAIT_S):
-                if paused():
-                    self.pausing = True
+                if self.stop_when():
+                    self.fired = True
                     assert self._main is not None
                     signal.pthread_kill(self._main, signal.SIGINT)
                     return

@@ -7,7 +7,14 @@ from pathlib import Path
 
 from arena.server.config import load_server_config
 from arena.server.folder import held, prepare
-from arena.server.supervise import Supervisor, builder_child, ladder_child, listen, web_child
+from arena.server.supervise import (
+    Supervisor,
+    builder_child,
+    ladder_child,
+    listen,
+    verdicts_child,
+    web_child,
+)
 from arena.tournament.config import config_bots
 
 #: Where the web app listens unless told (loopback: a competition is opened on purpose).
@@ -47,12 +54,24 @@ def serve(
             say(f"the server's database was upgraded; its copy from before is {copy}")
         listening = listen(host, port)
         say(f"arena serve: {url} (folder {folder}); Ctrl-C stops it")
+        ladder_jobs, test_jobs = split_jobs(jobs, config.server["match_share"])
         children = [
             web_child(config_path, folder, url, listening),
             builder_child(config_path, folder, url),
-            ladder_child(config_path, folder, url, jobs),
+            ladder_child(config_path, folder, url, ladder_jobs),
         ]
+        if test_jobs:
+            children.append(verdicts_child(config_path, folder, url, test_jobs))
         return Supervisor(children, say).run()
+
+
+def split_jobs(jobs: int, share: float) -> tuple[int, int]:
+    """The ladder's workers and the tests' (``share`` of ``jobs``, at least one unless the
+    share is 0; the ladder keeps at least one)."""
+    if share <= 0:
+        return jobs, 0
+    tests = max(1, round(jobs * share))
+    return max(1, jobs - tests), tests
 
 
 def invite(

@@ -136,3 +136,9 @@ def ladder_child(config: Path, folder: Path, url: str, jobs: int) -> Child:
     """The ladder's child (:mod:`arena.server.ladder`), its games on ``jobs`` workers."""
     argv = [sys.executable, "-m", "arena.server.child", "ladder", str(config), str(folder), url]
     return Child("ladder", [*argv, str(jobs)])
+
+
+def verdicts_child(config: Path, folder: Path, url: str, jobs: int) -> Child:
+    """The child that tests new versions (:mod:`arena.server.verdicts`) on ``jobs`` workers."""
+    argv = [sys.executable, "-m", "arena.server.child", "verdicts", str(config), str(folder), url]
+    return Child("verdicts", [*argv, str(jobs)])

@@ -204,7 +204,7 @@ def version_object(version: Any, viewer: Any | None) -> dict[str, Any]:
         "mu": None if rated is None else rated["mu"],
         "sigma": None if rated is None else rated["sigma"],
         "score": None if rated is None else rated["score"],
-        "verdict": None,
+        "verdict": json.loads(version.verdict) if version.verdict else None,
     }
 
 

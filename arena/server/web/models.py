@@ -80,6 +80,13 @@ class Version(models.Model):
     )
     #: Why it failed, in one line (empty otherwise).
     reason: models.TextField[str, str] = models.TextField(blank=True, default="")
+    #: The owner's version it replaced in the ladder when it became active (its
+    #: sequential test is against that one); None for a first version.
+    against: models.ForeignKey[Version | None, Version | None] = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    #: The test's verdict as the API gives it (JSON; "" until it starts).
+    verdict: models.TextField[str, str] = models.TextField(blank=True, default="")
     created: models.DateTimeField[datetime, datetime] = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,0 +1,191 @@
+"""Each new version's test against the one it replaced: ``arena match``'s, on the server.
+
+When a version becomes active while its owner's previous version played,
+the builder marks its verdict ``running`` (``against`` the previous one).
+The verdicts child then plays the match of the two (the ``arena match``
+design: duplicate deals, the field's bots as the other seats, the
+sequential probability ratio test with elo0 0, elo1 5, alpha = beta =
+0.05) on its own workers (``match_share`` of ``--jobs``), into its own
+folder, ``DIR/matches/BOT-N``: its games never count in the ladder's
+ratings. It stops at the test's verdict (``H1``: better; ``H0``: not
+better by the margin) or at ``match_max_games`` (``inconclusive``). A
+newer version, or the version leaving the ladder, supersedes a running
+test: it ends ``inconclusive`` with what it had. The verdict's figures
+are saved every :data:`SAVE_S` while it runs, and a restarted server goes
+on with the same match from its folder (its seed is the folder's secret
+and the version's digest).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from arena.bots.spec import BotSpec
+from arena.events.run import Observer, run
+from arena.match.result import match_result
+from arena.match.schedule import MatchDesign
+from arena.match.settings import match_event
+from arena.match.stats import Sprt
+from arena.results.store import DATABASE, Store, open_existing
+from arena.server.ladder import (
+    Resources,
+    Watch,
+    active_versions,
+    as_bot,
+    disabled_house,
+    game_settings,
+)
+
+#: The test every version gets (the contract's).
+TEST = Sprt(0.0, 5.0, 0.05, 0.05)
+#: Where the matches' folders are.
+MATCHES = "matches"
+#: How often a running test's figures are saved for the pages and the API.
+SAVE_S = 5.0
+#: The field's bots in a test at most (the house bots first, then others by name).
+FIELD = 8
+#: How often an idle verdicts child looks for a test to run.
+IDLE_S = 1.0
+
+
+def running_verdict(against: str) -> str:
+    """A verdict just started (JSON, as the version keeps it)."""
+    return json.dumps(
+        {"against": against, "result": "running", "worse": None, "elo": None,
+         "elo_low": None, "elo_high": None, "games": 0}
+    )  # fmt: skip
+
+
+def verdict_of(store: Store, design: MatchDesign, players: int, *, final: bool) -> str:
+    """The verdict (JSON) the match in ``store`` has reached; ``running`` unless
+    ``final`` and no verdict."""
+    figures = match_result(store, design, players).to_dict()
+    result = figures["result"]
+    if result == "inconclusive" and not final:
+        result = "running"
+    low, high = figures["elo_ci95"]
+    return json.dumps(
+        {"against": design.base, "result": result, "worse": figures["worse"],
+         "elo": figures["elo"], "elo_low": low, "elo_high": high, "games": figures["games"]}
+    )  # fmt: skip
+
+
+def next_test() -> Any | None:
+    """The oldest active version whose verdict is running, or None."""
+    from arena.server.web.models import Version  # noqa: PLC0415 - Django, set up by the caller
+
+    return (
+        Version.objects.select_related("bot", "against", "against__bot")
+        .filter(status="active", against__isnull=False, verdict__contains='"result": "running"')
+        .order_by("created", "pk")
+        .first()
+    )
+
+
+def still_tested(version: Any) -> bool:
+    """Whether ``version`` is still its bot's active one (no newer version replaced it)."""
+    from arena.server.web.models import Version  # noqa: PLC0415
+
+    return Version.objects.filter(pk=version.pk, status="active").exists()
+
+
+def field_for(
+    folder: Path, version: Any, house: Sequence[BotSpec], resources: Resources
+) -> list[BotSpec]:
+    """The other seats of ``version``'s test: up to :data:`FIELD` bots of the ladder, the
+    house bots first (none of ``version``'s own bot's versions)."""
+    off = disabled_house(house)
+    field = [spec for spec in house if spec.name not in off]
+    others = sorted(
+        (v for v in active_versions().values() if v.bot_id != version.bot_id),
+        key=lambda v: v.name,
+    )
+    field += [as_bot(folder, other, resources) for other in others]
+    return field[:FIELD]
+
+
+class Saving(Observer):
+    """Saves a running test's figures at most every :data:`SAVE_S`."""
+
+    def __init__(self, version: Any, design: MatchDesign, players: int) -> None:
+        self.version = version
+        self.design = design
+        self.players = players
+        self.store: Store | None = None
+        self.saved = 0.0
+
+    def opened(self, store: Store) -> None:
+        self.store = store
+
+    def progress(self, done: int, total: int, seconds: float) -> None:
+        if self.store is not None and time.monotonic() - self.saved >= SAVE_S:
+            self.saved = time.monotonic()
+            save(self.version, verdict_of(self.store, self.design, self.players, final=False))
+
+
+def save(version: Any, verdict: str) -> None:
+    """Keep ``version``'s verdict (only while it is still the one tested)."""
+    from arena.server.web.models import Version  # noqa: PLC0415
+
+    Version.objects.filter(pk=version.pk).update(verdict=verdict)
+
+
+def test_once(
+    folder: Path,
+    event_keys: dict[str, Any],
+    server: dict[str, Any],
+    secret: int,
+    house: Sequence[BotSpec],
+    jobs: int,
+) -> bool:
+    """Run the oldest running test to its verdict (or until superseded); whether there
+    was one."""
+    from arena.signals import Stopped  # noqa: PLC0415
+
+    version = next_test()
+    if version is None:
+        return False
+    rules, running = game_settings(event_keys)
+    seed = int.from_bytes(
+        hashlib.blake2b(f"{secret}/verdict/{version.digest}".encode(), digest_size=8).digest()
+    )
+    resources = running.resources
+    event = match_event(
+        as_bot(folder, version, resources),
+        as_bot(folder, version.against, resources),
+        field_for(folder, version, house, resources),
+        rules=rules,
+        deals=1,
+        running=replace(running, seed=seed),
+        test=TEST,
+        sequential=True,
+        max_games=server["match_max_games"],
+    )
+    where = folder / MATCHES / f"{version.bot.key}-{version.number}"
+    saving = Saving(version, event.design, rules.players)
+    with Watch(lambda: not still_tested(version)) as watch:
+        try:
+            run(
+                event,
+                where,
+                sandbox=running.sandbox.capabilities(),
+                jobs=jobs,
+                pin=False,
+                observer=saving,
+            )
+        except KeyboardInterrupt as stop:
+            if isinstance(stop, Stopped) or not watch.fired:
+                raise
+    if (where / DATABASE).is_file():
+        store = open_existing(where)
+        try:
+            save(version, verdict_of(store, event.design, rules.players, final=True))
+        finally:
+            store.close()
+    return True
