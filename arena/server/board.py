@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,8 @@ FRESH_S = 1.0
 
 _lock = threading.Lock()
 _cache: dict[str, Any] = {"at": -FRESH_S, "rows": [], "by_bot": {}}
+#: Whole answers for anyone, by key: (made at, body).
+_answers: dict[str, tuple[float, bytes]] = {}
 
 
 def _read(folder: Path) -> list[dict[str, Any]]:
@@ -58,6 +61,21 @@ def rating(folder: Path, name: str) -> dict[str, Any] | None:
     """The ladder's row of the bot ``name`` (a league name), or None before it played."""
     row: dict[str, Any] | None = _fresh(folder)["by_bot"].get(name)
     return row
+
+
+def fresh_for_anyone(key: str, make: Callable[[], bytes]) -> bytes:
+    """What ``make()`` gives, made at most once per :data:`FRESH_S` for ``key``: the
+    answers everyone without a token gets alike (the leaderboard's JSON and page), so
+    two hundred people watching cost one rendering a second, not forty."""
+    with _lock:
+        now = time.monotonic()
+        made = _answers.get(key)
+        if made is not None and now - made[0] < FRESH_S:
+            return made[1]
+    body = make()
+    with _lock:
+        _answers[key] = (time.monotonic(), body)
+    return body
 
 
 def leaderboard(folder: Path, viewer: Any | None) -> list[dict[str, Any]]:

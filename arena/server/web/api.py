@@ -149,10 +149,14 @@ def reader(request: HttpRequest) -> Any | None:
 def leaderboard_view(request: HttpRequest) -> HttpResponse:
     """``GET /api/v1/leaderboard``: the ladder's rows, each with ``owner``, ``version`` and
     ``status``, fault details for their owners only (:mod:`arena.server.board`)."""
-    from arena.server.board import leaderboard  # noqa: PLC0415
+    from arena.server.board import fresh_for_anyone, leaderboard  # noqa: PLC0415
 
     viewer = reader(request)
-    return JsonResponse(leaderboard(Path(settings.ARENA["folder"]), viewer), safe=False)
+    folder = Path(settings.ARENA["folder"])
+    if viewer is not None:  # an owner sees their rows' fault details
+        return JsonResponse(leaderboard(folder, viewer), safe=False)
+    body = fresh_for_anyone("api", lambda: json.dumps(leaderboard(folder, None)).encode())
+    return HttpResponse(body, content_type="application/json")
 
 
 @api("GET")

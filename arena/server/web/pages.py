@@ -111,21 +111,22 @@ def _played() -> tuple[str, bool]:
 def leaderboard_page(request: HttpRequest) -> HttpResponse:
     """``/``: the live leaderboard (``?partial=1``: only its table, which the page's
     script fetches every :data:`REFRESH_MS`)."""
-    from arena.server.board import leaderboard  # noqa: PLC0415
+    from arena.server.board import fresh_for_anyone, leaderboard  # noqa: PLC0415
 
-    rows = [
-        {**row, "base": base_name(row["bot"])} for row in leaderboard(folder(), viewer(request))
-    ]
-    line, paused = _played()
-    context: dict[str, Any] = {
-        "rows": rows,
-        "played": line,
-        "paused": paused,
-        "refresh_ms": REFRESH_MS,
-    }
-    if request.GET.get("partial"):
-        return show(request, "leaderboard_table.html", **context)
-    return show(request, "leaderboard.html", **context)
+    template = "leaderboard_table.html" if request.GET.get("partial") else "leaderboard.html"
+
+    def render() -> HttpResponse:
+        rows = [
+            {**row, "base": base_name(row["bot"])} for row in leaderboard(folder(), viewer(request))
+        ]
+        line, paused = _played()
+        return show(request, template, rows=rows, played=line, paused=paused,
+                    refresh_ms=REFRESH_MS)  # fmt: skip
+
+    if viewer(request) is not None:  # a signed-in page has their name and a CSRF token
+        return render()
+    # Everyone else gets the same page: made at most once a second for them all.
+    return HttpResponse(fresh_for_anyone(template, lambda: render().content))
 
 
 @require_http_methods(["GET"])
