@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 
 C_BOT := sample_bots/c/random_bot
 
-.PHONY: test check demo lint docs bench bench-convergence bench-match clean sandbox-deps browser-deps terminal-deps \
+.PHONY: test check demo lint docs bench bench-convergence bench-match bench-serve clean sandbox-deps browser-deps terminal-deps \
 	kits-deps
 
 $(BIN)/python:
@@ -137,6 +137,12 @@ bench-convergence: $(STAMP)
 # BASE, a field): about 40 minutes on 2 cores, 5 on 16 (--jobs).
 bench-match: $(STAMP)
 	$(BIN)/python benchmarks/match_sprt.py --design both --jobs $(shell nproc)
+
+# arena serve under load: uploads to active and to the first rated game (Python and Rust kits),
+# the ladder's games/s against arena tournament while 200 viewers poll, the leaderboard's
+# latency: about 40 minutes with 20 uploads of each kit.
+bench-serve: $(STAMP) $(C_BOT)
+	$(BIN)/python benchmarks/serve.py --uploads 20 --rust 20 --viewers 200 --jobs $(shell nproc)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache site
