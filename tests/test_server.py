@@ -492,6 +492,16 @@ def test_a_version_is_built_checked_and_made_active_retiring_the_one_before(
     )
     with urllib.request.urlopen(request, timeout=30) as answer:
         assert "main.c:1: error: nope" in answer.read().decode()
+    again = "/api/v1/versions/python-greedy/activate"
+    assert server.call("POST", again, token=bob)[0] == 403, "not bob's"
+    assert server.call("POST", "/api/v1/versions/broken/activate", token=bob)[0] == 400
+    status, answer = server.call("POST", again, token=ann)
+    assert (status, answer["status"]) == (200, "active"), answer
+    assert server.call("GET", "/api/v1/versions/python-greedy@2")[1]["status"] == "retired"
+    assert server.call("POST", again, token=ann)[0] == 400, "already active"
+    assert server.call("POST", "/api/v1/bots/greedy/withdraw", token=ann)[0] == 403
+    status, answer = server.call("POST", "/api/v1/bots/python-greedy/withdraw", token=ann)
+    assert status == 200 and {v["status"] for v in answer["versions"]} == {"retired"}
 
 
 #: A strategy that was never written for three seats (check-bot tries 2, 4, 5 and 7).

@@ -103,6 +103,11 @@ def test_a_person_joins_submits_and_sees_the_version_build(league: Server) -> No
     assert '<pre class="log"' not in page, "the Python kit has no build"
     _, _, account = ann.get("/account")
     assert 'href="/bots/annbot"' in account
+    assert "Withdraw" not in Person(league).get("/bots/annbot")[2], "the owner's button"
+    status, url, page = ann.post("/bots/annbot", {"withdraw": "1"})
+    assert (status, url) == (200, f"{league.url}/bots/annbot") and "Make active" in page
+    _, _, page = ann.post("/bots/annbot", {"activate": "annbot"})
+    assert "<td>active</td>" in page
     _, _, page = ann.post("/account", {"new_token": "1"})
     token = re.search(r'<code id="token">(arena_[^<]+)</code>', page)
     assert token and league.call("GET", "/api/v1/account", token=token.group(1))[0] == 200

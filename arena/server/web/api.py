@@ -333,6 +333,27 @@ def enable_view(request: HttpRequest, name: str) -> HttpResponse:
     return JsonResponse({"bot": bot.name, "disabled": bot.disabled})
 
 
+@api("POST", auth=True)
+def activate_view(request: HttpRequest, name: str) -> HttpResponse:
+    """``POST /api/v1/versions/ID/activate`` (its owner or an organizer): an earlier
+    version plays again, the active one retiring (:mod:`arena.server.versions`)."""
+    from arena.server.versions import activate  # noqa: PLC0415
+
+    version = activate(request.user, find_version(name))
+    return JsonResponse(version_object(version, request.user))
+
+
+@api("POST", auth=True)
+def withdraw_view(request: HttpRequest, name: str) -> HttpResponse:
+    """``POST /api/v1/bots/NAME/withdraw`` (its owner or an organizer): the bot leaves the
+    ladder, its active version retired."""
+    from arena.server.versions import withdraw  # noqa: PLC0415
+
+    bot = withdraw(request.user, name)
+    versions = [version_object(version, request.user) for version in versions_of(bot)]
+    return JsonResponse({"bot": bot.name, "versions": versions})
+
+
 def versions_of(bot: Any) -> list[Any]:
     """A bot's versions, newest first; a house bot's one made-up version (see
     :func:`find_version`)."""

@@ -129,10 +129,11 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
     return HttpResponse(fresh_for_anyone(template, lambda: render().content))
 
 
-@require_http_methods(["GET"])
+@require_http_methods(["GET", "POST"])
 @readable
 def bot_page(request: HttpRequest, name: str) -> HttpResponse:
-    """``/bots/NAME``: the bot's versions and its recent games."""
+    """``/bots/NAME``: the bot's versions and its recent games; its owner (or an
+    organizer) makes an earlier version active again or withdraws the bot here."""
     from arena.server import games  # noqa: PLC0415
     from arena.server.web.api import version_object, versions_of  # noqa: PLC0415
     from arena.server.web.models import Bot  # noqa: PLC0415
@@ -141,6 +142,23 @@ def bot_page(request: HttpRequest, name: str) -> HttpResponse:
     if bot is None:
         return show(request, "form.html", 404, heading="Not found", error=f"No bot {name!r}.")
     who = viewer(request)
+    if request.method == "POST":
+        from arena.server.versions import activate, withdraw  # noqa: PLC0415
+        from arena.server.web.api import find_version  # noqa: PLC0415
+
+        if who is None:
+            return HttpResponseRedirect(f"/login?next={quote(request.get_full_path())}")
+        try:
+            if request.POST.get("activate"):
+                version = find_version(request.POST["activate"])
+                if version.bot.pk != bot.pk:
+                    raise Refused(f"{version.name} is not a version of {bot.name}")
+                activate(who, version)
+            elif request.POST.get("withdraw"):
+                withdraw(who, bot.name)
+        except Refused as problem:
+            return refused(request, problem)
+        return HttpResponseRedirect(f"/bots/{quote(bot.name)}")
     versions = [version_object(version, who) for version in versions_of(bot)]
     recent = games.recent(
         folder(), games.league_names(bot.name), games.DEFAULT_LIMIT, who, settings.ARENA["url"]
@@ -148,7 +166,9 @@ def bot_page(request: HttpRequest, name: str) -> HttpResponse:
     for game in recent:
         game["seated"] = list(zip(game["seats"], game["placements"], strict=True))
     owner = None if bot.owner is None else bot.owner.username
-    return show(request, "bot.html", bot=bot, owner=owner, versions=versions, games=recent)
+    mine = who is not None and bot.owner is not None and (who.is_staff or bot.owner.pk == who.pk)
+    return show(request, "bot.html", bot=bot, owner=owner, versions=versions, games=recent,
+                mine=mine)  # fmt: skip
 
 
 @require_http_methods(["GET"])

@@ -25,6 +25,8 @@ urlpatterns = [
     path("api/v1/bots/<str:name>", api.bot_view),
     path("api/v1/bots/<str:name>/disable", api.disable_view),
     path("api/v1/bots/<str:name>/enable", api.enable_view),
+    path("api/v1/bots/<str:name>/withdraw", api.withdraw_view),
+    path("api/v1/versions/<str:name>/activate", api.activate_view),
     path("api/v1/ladder", api.ladder_view),
     path("api/v1/versions/<str:name>", api.version_view),
     path("api/v1/versions/<str:name>/build-log", api.build_log_view),

@@ -1,0 +1,67 @@
+"""What an owner does with their bot's versions: make an earlier one active again, or
+withdraw the bot from the ladder (the contract: "the owner can re-activate an earlier
+version or withdraw the bot"). An organizer may do both for any bot.
+
+Both only change statuses in the server's database; the ladder sees them at its
+next round boundary (a version made active enters with the rating it had; one
+retired leaves and stays on the leaderboard). Neither starts a test: a version
+made active again keeps the verdict it had.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.server.errors import NotFound, NotYours, Refused
+
+
+def _may_change(user: Any, bot: Any) -> None:
+    if not (user.is_staff or (bot.owner is not None and bot.owner.pk == user.pk)):
+        raise NotYours(f"bot {bot.name!r} is not yours")
+
+
+def activate(user: Any, version: Any) -> Any:
+    """Make ``version`` (one that played before, now retired) its bot's active one, the
+    active one retiring; the version.
+
+    Raises:
+        NotYours: another author's bot (403).
+        Refused: a version already active, or one that never played (it failed, or
+            is still on its way).
+    """
+    from django.db import transaction  # noqa: PLC0415
+
+    from arena.server.web.models import Version  # noqa: PLC0415
+
+    _may_change(user, version.bot)
+    if version.pk is None:  # a house bot's made-up version
+        raise Refused(f"{version.name} is a house bot: it is always active")
+    if version.status == "active":
+        raise Refused(f"{version.name} is already active")
+    if version.status != "retired":
+        raise Refused(f"{version.name} is {version.status}: only a version that played before")
+    with transaction.atomic():
+        Version.objects.filter(bot=version.bot, status="active").update(status="retired")
+        version.status = "active"
+        version.save(update_fields=["status"])
+    return version
+
+
+def withdraw(user: Any, name: str) -> Any:
+    """Take bot ``name`` (any case) out of the ladder: its active version retires (its
+    rows stay on the leaderboard); the bot.
+
+    Raises:
+        NotFound: no such bot.
+        NotYours: another author's bot (403).
+    """
+    from arena.server.web.models import Bot, Version  # noqa: PLC0415
+
+    bot = Bot.objects.filter(key=name.lower()).select_related("owner").first()
+    if bot is None:
+        raise NotFound(f"no bot {name!r} here")
+    _may_change(user, bot)
+    if bot.owner is None:
+        raise Refused(f"{bot.name} is a house bot: an organizer disables it instead")
+    Version.objects.filter(bot=bot, status="active").update(status="retired")
+    return bot
