@@ -1012,3 +1012,36 @@ def test_each_new_version_is_tested_against_the_one_it_replaced(tmp_path: Path) 
     finally:
         running.process.send_signal(signal.SIGINT)
         assert running.process.wait(timeout=60) == 130
+
+
+def test_kill_9_mid_upload_loses_nothing_accepted_and_keeps_no_half(tmp_path: Path) -> None:
+    """A server killed while an upload's body is still coming in recorded nothing; the
+    next start throws away what an upload cut while unpacking left, and the same upload
+    then becomes the bot's first version."""
+    port = free_port()
+    first = start(tmp_path, port, CONFIG.replace("upload_mb = 1\n", "upload_mb = 10\n"))
+    token = author(first, "ann")
+    body = zipped(KIT) + b"\0" * (4 << 20)  # a body that takes a while to send
+    with socket.create_connection(("127.0.0.1", port)) as raw:
+        raw.sendall(
+            f"POST /api/v1/bots HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
+            f"Content-Type: multipart/form-data; boundary=b\r\n"
+            f"Content-Length: {len(body) + 200}\r\n\r\n".encode()
+            + b'--b\r\nContent-Disposition: form-data; name="bot"; filename="bot.zip"\r\n\r\n'
+            + body[: 2 << 20]
+        )
+        time.sleep(0.5)
+        first.process.kill()
+        first.process.wait()
+    cut = first.folder / "uploads" / "tmpcut"  # as an unpacking cut by kill -9 leaves it
+    cut.mkdir(parents=True)
+    (cut / "bot.toml").write_text('name = "half"\n')
+    second = start(tmp_path, port, CONFIG.replace("upload_mb = 1\n", "upload_mb = 10\n"))
+    try:
+        assert list((first.folder / "uploads").iterdir()) == []
+        assert second.call("GET", "/api/v1/bots/python-greedy")[0] == 404, "nothing recorded"
+        status, answer = second.call("POST", "/api/v1/bots", token=token, upload=zipped(KIT))
+        assert (status, answer["version"]) == (202, "python-greedy")
+    finally:
+        second.process.send_signal(signal.SIGINT)
+        assert second.process.wait(timeout=60) == 130

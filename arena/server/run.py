@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -46,6 +47,9 @@ def serve(
     folder = config.folder(out)
     secrets = prepare(folder)
     with held(folder):
+        swept = sweep_uploads(folder)
+        if swept:
+            say(f"arena serve: {swept} upload(s) cut by the last stop were thrown away")
         url = site_url(config, host, port)
         setup(folder, config, secrets, url)
         copy = migrate(folder)
@@ -63,6 +67,23 @@ def serve(
         if test_jobs:
             children.append(verdicts_child(config_path, folder, url, test_jobs))
         return Supervisor(children, say).run()
+
+
+def sweep_uploads(folder: Path) -> int:
+    """Remove what uploads cut by a stop or a ``kill -9`` left half received or half
+    unpacked (nothing writes there while no server holds the folder); how many."""
+    from arena.server.uploads import SCRATCH  # noqa: PLC0415
+
+    spool = folder / SCRATCH
+    if not spool.is_dir():
+        return 0
+    left = list(spool.iterdir())
+    for path in left:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+    return len(left)
 
 
 def split_jobs(jobs: int, share: float) -> tuple[int, int]:
