@@ -1045,3 +1045,15 @@ def test_kill_9_mid_upload_loses_nothing_accepted_and_keeps_no_half(tmp_path: Pa
     finally:
         second.process.send_signal(signal.SIGINT)
         assert second.process.wait(timeout=60) == 130
+
+
+def test_a_machine_whose_sandbox_cannot_hold_strangers_is_refused_in_one_line() -> None:
+    from arena.bots.sandbox import Capabilities, SandboxError  # noqa: PLC0415
+    from arena.server.run import check_sandbox  # noqa: PLC0415
+
+    weak = Capabilities(seccomp=True, subreaper=True)  # no Landlock, no namespaces
+    with pytest.raises(SandboxError) as refused:
+        check_sandbox(weak)
+    said = str(refused.value)
+    assert "cannot provide 'fs', 'signals'" in said and "\n" not in said
+    check_sandbox(Capabilities(landlock_abi=6, seccomp=True, subreaper=True))

@@ -6,6 +6,7 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+from arena.bots.sandbox import Capabilities, SandboxError, detect
 from arena.server.config import load_server_config
 from arena.server.folder import held, prepare
 from arena.server.supervise import (
@@ -37,6 +38,7 @@ def serve(
 
     Raises:
         ConfigError: a bad config file, in one line.
+        SandboxError: the machine's sandbox lacks a protection (:data:`REQUIRED`).
         ServerError: another server holds the folder, the address is taken, or a newer
             arena wrote the folder.
     """
@@ -44,6 +46,7 @@ def serve(
     from arena.server.uploads import register_house_bots  # noqa: PLC0415
 
     config = load_server_config(config_path)
+    check_sandbox(detect())
     folder = config.folder(out)
     secrets = prepare(folder)
     with held(folder):
@@ -67,6 +70,26 @@ def serve(
         if test_jobs:
             children.append(verdicts_child(config_path, folder, url, test_jobs))
         return Supervisor(children, say).run()
+
+
+#: What the sandbox must give every bot and build of strangers: kept out of the files,
+#: the network and other processes, with no privileges.
+REQUIRED = ("fs", "net", "signals", "tree-kill", "privileges")
+
+
+def check_sandbox(capabilities: Capabilities) -> None:
+    """Refuse a machine whose sandbox cannot keep a stranger's bot in its place.
+
+    Raises:
+        SandboxError: naming the first protection missing (``arena sandbox`` says more).
+    """
+    missing = [name for name in REQUIRED if not capabilities.provides(name)]
+    if missing:
+        raise SandboxError(
+            f"arena serve runs strangers' code, and this machine's sandbox cannot provide "
+            f"{', '.join(repr(name) for name in missing)} (layers: "
+            f"{', '.join(capabilities.layers)}); run 'arena sandbox' for details"
+        )
 
 
 def sweep_uploads(folder: Path) -> int:
