@@ -325,6 +325,7 @@ def test_a_server_config_refuses_what_a_ladder_cannot_have(tmp_path: Path) -> No
         ('schedule = "round-robin"\n', "schedule"),
         ("[server]\nuplod_mb = 5\n", "uplod_mb"),
         ('[server]\nurl = "ftp://x"\n', "url"),
+        ('[server]\nreference_bot = "ghost"\n', "reference_bot 'ghost' is not one of the house"),
     ]:
         config.write_text(extra + 'name = "club"\n' if extra[0] != "[" else 'name = "c"\n' + extra)
         done = arena("serve", str(config), "--invite", "x", cwd=tmp_path)
@@ -1057,3 +1058,18 @@ def test_a_machine_whose_sandbox_cannot_hold_strangers_is_refused_in_one_line() 
     said = str(refused.value)
     assert "cannot provide 'fs', 'signals'" in said and "\n" not in said
     check_sandbox(Capabilities(landlock_abi=6, seccomp=True, subreaper=True))
+
+
+def test_a_version_is_ranked_once_it_has_beaten_the_reference_bot(tmp_path: Path) -> None:
+    from arena.server.board import beaten  # noqa: PLC0415
+
+    with closing(sqlite3.connect(tmp_path / "results.sqlite")) as db:
+        db.execute("CREATE TABLE pairs (a TEXT, b TEXT, above INTEGER, games INTEGER)")
+        db.executemany(
+            "INSERT INTO pairs VALUES (?, ?, ?, ?)",
+            [("ann", "ref", 6, 10), ("bob", "ref", 5, 10), ("ref", "ann", 4, 10)],
+        )
+        db.commit()  # fmt: skip
+    assert beaten(tmp_path, "ann", "ref") and not beaten(tmp_path, "bob", "ref")
+    assert not beaten(tmp_path, "cyd", "ref"), "no game with it yet"
+    assert beaten(tmp_path, "ref", "ref"), "the reference itself is ranked"

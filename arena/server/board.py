@@ -11,9 +11,11 @@ and the organizers' only: anyone else gets an empty list.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -103,3 +105,18 @@ def leaderboard(folder: Path, viewer: Any | None) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def beaten(folder: Path, name: str, reference: str) -> bool:
+    """Whether league name ``name`` has placed above ``reference`` in more than half
+    their games together (the reference itself counts as beaten: it is ranked)."""
+    if name == reference:
+        return True
+    path = folder / DATABASE
+    if not path.is_file():
+        return False
+    with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)) as db:
+        row = db.execute(
+            "SELECT above, games FROM pairs WHERE a = ? AND b = ?", (name, reference)
+        ).fetchone()
+    return row is not None and row[1] > 0 and 2 * row[0] > row[1]

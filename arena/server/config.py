@@ -184,4 +184,10 @@ def load_server_config(path: Path) -> ServerConfig:
     given = data.pop("server", {})
     data.setdefault("schedule", "sampled")
     server = {key: given.get(key, default) for key, (_, default) in SERVER_KEYS.items()}
+    house = [bot.get("name") for bot in data.get("bots", [])]
+    if server["reference_bot"] is not None and server["reference_bot"] not in house:
+        raise ConfigError(
+            f"{path}: reference_bot {server['reference_bot']!r} is not one of the house bots "
+            f"([[bots]]: {', '.join(map(str, house)) or 'none'})"
+        )
     return ServerConfig(path, data, server)

@@ -203,13 +203,22 @@ def version_object(version: Any, viewer: Any | None) -> dict[str, Any]:
         "owner": None if owner is None else owner.username,
         "status": version.status,
         "reason": reason,
-        "ranked": settings.ARENA["server"]["reference_bot"] is None,
+        "ranked": ranked(version),
         "games": 0 if rated is None else rated["games"],
         "mu": None if rated is None else rated["mu"],
         "sigma": None if rated is None else rated["sigma"],
         "score": None if rated is None else rated["score"],
         "verdict": json.loads(version.verdict) if version.verdict else None,
     }
+
+
+def ranked(version: Any) -> bool:
+    """The contract's ``ranked``: false while the ``reference_bot`` has not been beaten
+    (placed above in more than half the games of both); true without one."""
+    from arena.server.board import beaten  # noqa: PLC0415
+
+    reference = settings.ARENA["server"]["reference_bot"]
+    return reference is None or beaten(Path(settings.ARENA["folder"]), version.name, reference)
 
 
 @api("POST", auth=True)
