@@ -869,6 +869,7 @@ def test_an_organizer_pauses_the_ladder_and_disables_a_bot(tmp_path: Path) -> No
     forfeits) until enabled; a field too small for a table waits, the server up."""
     league = CONFIG.replace("players = 3\n", "players = 3\ndeals = 1\nmove_ms = 50\n")
     league += '[[bots]]\nname = "rando"\ncommand = "python3 -m arena.samples.random_bot"\n'
+    league = league.replace("[server]\n", "[server]\nfinal_rounds = 2\n")
     running = start(tmp_path, free_port(), league)
     folder = running.folder
     try:
@@ -883,12 +884,13 @@ def test_an_organizer_pauses_the_ladder_and_disables_a_bot(tmp_path: Path) -> No
         until(lambda: set(league_rows(folder)) == {"greedy", "rando", "annbot", "bobbot"})
         assert running.call("POST", "/api/v1/ladder", {"paused": True}, token=ann)[0] == 403
         assert running.call("POST", "/api/v1/ladder", {"paused": True}, token=olga) == (
-            200, {"paused": True})  # fmt: skip
+            200, {"paused": True, "frozen": False})  # fmt: skip
         running.stderr_until("the ladder is paused")
         held = done_games(folder)
         time.sleep(2.5)
         assert done_games(folder) == held, "no game while paused"
-        assert running.call("GET", "/api/v1/ladder", token=ann) == (200, {"paused": True})
+        assert running.call("GET", "/api/v1/ladder", token=ann) == (
+            200, {"paused": True, "frozen": False})  # fmt: skip
         assert running.call("POST", "/api/v1/ladder", {"paused": False}, token=olga)[0] == 200
         until(lambda: done_games(folder) > held)
         status, answer = running.call("POST", "/api/v1/bots/BobBot/disable", {"reason": "odd"},
@@ -908,6 +910,19 @@ def test_an_organizer_pauses_the_ladder_and_disables_a_bot(tmp_path: Path) -> No
         assert running.call("POST", "/api/v1/bots/bobbot/enable", token=olga)[0] == 200
         until(lambda: played_by(folder, "bobbot") > frozen)
         assert running.call("POST", "/api/v1/bots/bobbot/enable", token=bob)[0] == 403
+        # The final: uploads refused, two more rounds, then the leaderboard stands still.
+        assert running.call("POST", "/api/v1/ladder", {"frozen": True}, token=olga)[1] == {
+            "paused": False, "frozen": True}  # fmt: skip
+        late = zipped(KIT, name="bobbot", change="# late\n")
+        status, answer = running.call("POST", "/api/v1/bots", token=bob, upload=late)
+        assert status == 403 and "frozen" in answer["error"]
+        running.stderr_until("the final is played: the leaderboard is final", timeout=90)
+        final = done_games(folder)
+        time.sleep(2.5)
+        assert done_games(folder) == final
+        running.call("POST", "/api/v1/ladder", {"frozen": False}, token=olga)
+        until(lambda: done_games(folder) > final)
+        assert running.call("POST", "/api/v1/bots", token=bob, upload=late)[0] == 202
     finally:
         running.process.send_signal(signal.SIGINT)
         assert running.process.wait(timeout=60) == 130

@@ -148,7 +148,7 @@ def test_an_organizer_pauses_invites_and_exports_from_the_organizer_page(
     _, _, page = olga.post("/organizer", {"paused": "yes"})
     assert "The ladder is <strong>paused</strong>" in page
     token = author(league, "tim")
-    assert league.call("GET", "/api/v1/ladder", token=token)[1] == {"paused": True}
+    assert league.call("GET", "/api/v1/ladder", token=token)[1] == {"paused": True, "frozen": False}
     _, _, page = olga.post("/organizer", {"paused": ""})
     assert "The ladder plays." in page
     _, _, page = olga.post("/organizer", {"invite": "zed", "role": "author"})

@@ -82,13 +82,14 @@ def ladder(config_path: Path, folder: Path, url: str, jobs: int) -> None:
     from arena.server.folder import prepare  # noqa: PLC0415
     from arena.server.ladder import (  # noqa: PLC0415
         FieldTooSmall,
+        FinalPlayed,
         LadderField,
         Watch,
         field_now,
         ladder_event,
         wait_while_paused,
     )
-    from arena.server.organizer import paused  # noqa: PLC0415
+    from arena.server.organizer import frozen, paused  # noqa: PLC0415
     from arena.server.site import setup  # noqa: PLC0415
     from arena.tournament.config import config_bots  # noqa: PLC0415
 
@@ -121,11 +122,17 @@ def ladder(config_path: Path, folder: Path, url: str, jobs: int) -> None:
                                 [spec.name for spec in field],
                                 running.resources,
                                 players,
+                                config.server["final_rounds"],
                             ),
                         )
                         return
                     except FieldTooSmall:
                         print("arena serve: the ladder waits for a full table", file=sys.stderr)
+                    except FinalPlayed:
+                        print("arena serve: the final is played: the leaderboard is final",
+                              file=sys.stderr)  # fmt: skip
+                        while frozen():
+                            time.sleep(1.0)
                     except KeyboardInterrupt as stop:
                         if isinstance(stop, Stopped) or not watch.fired:
                             raise

@@ -23,6 +23,12 @@ class NotYours(Refused):
     status = 403
 
 
+class Frozen(Refused):
+    """403: the competition is frozen (its final): no more uploads."""
+
+    status = 403
+
+
 class NotFound(Refused):
     """404: no such object."""
 

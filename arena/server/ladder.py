@@ -16,9 +16,11 @@ ids that say nothing. Until the field can fill a table, it waits.
 from __future__ import annotations
 
 import signal
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -86,6 +88,11 @@ class FieldTooSmall(KeyboardInterrupt):
     as at a stop, every finished game kept, and the ladder waits for bots."""
 
 
+class FinalPlayed(KeyboardInterrupt):
+    """A frozen competition's final rounds are played: the run ends as at a stop, and the
+    ladder waits (the leaderboard is final) until an organizer unfreezes it."""
+
+
 class LadderField:
     """The field's changes since the last round: versions activated enter, versions
     retired or failed leave, and so do the bots an organizer disabled (house bots too)
@@ -98,14 +105,23 @@ class LadderField:
         playing: Sequence[str],
         resources: Resources = (),
         players: int = 2,
+        final_rounds: int = 20,
     ) -> None:
         self.folder = folder
         self.players = players
+        self.final_rounds = final_rounds
         self.resources = resources
         self.house = {spec.name: spec for spec in house}
         self.playing = set(playing)
 
     def changes(self) -> Sequence[FieldChange]:
+        from arena.server.organizer import final_left  # noqa: PLC0415
+
+        left = final_left(self._next_round(), self.final_rounds)
+        if left == 0:
+            raise FinalPlayed
+        if left is not None:
+            return []  # the final plays the field the freeze found
         wanted = active_versions()
         house = set(self.house) - disabled_house(list(self.house.values()))
         entering: list[FieldChange] = [
@@ -121,6 +137,15 @@ class LadderField:
             raise FieldTooSmall  # the run ends; the ladder waits for a full table
         self.playing = set(wanted) | house
         return [*leaving, *entering]
+
+    def _next_round(self) -> int:
+        """The number of the round about to be made (the store's last, plus one)."""
+        path = self.folder / DATABASE
+        if not path.is_file():
+            return 1
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)) as db:
+            last = db.execute("SELECT max(round) FROM rounds").fetchone()[0]
+        return int(last or 0) + 1
 
 
 def game_settings(event: dict[str, Any]) -> tuple[Rules, Running]:

@@ -1,4 +1,4 @@
-"""What an organizer does to a running competition: pause the ladder, disable a bot.
+"""What an organizer does to a running competition: pause, freeze, disable a bot.
 
 Each is a row of the server's database, which the ladder reads (at least
 once a second for a pause; at each round boundary for the field):
@@ -6,6 +6,10 @@ once a second for a pause; at each round boundary for the field):
 - **pause**: the ladder stops its games (those under way are cut and played
   again after, as after a stop: no game counts twice) and plays none until
   resumed. Uploads, builds and pages go on.
+- **freeze**: uploads are refused, and the ladder plays ``final_rounds``
+  more rounds (counted from the first round boundary after the freeze) with
+  the field it has, then stops: the leaderboard is final. Unfreezing lets
+  uploads in and the ladder go on.
 - **disable** a bot: its versions leave the ladder at the next round
   boundary and are not scheduled (no forfeits: its rating stands still)
   until it is enabled again, when its active version comes back with its
@@ -34,6 +38,38 @@ def pause(on: bool) -> None:
     from arena.server.web.models import Setting  # noqa: PLC0415
 
     Setting.objects.update_or_create(key=PAUSED, defaults={"value": "yes" if on else ""})
+
+
+#: The switch that freezes the competition, and the round the ladder's final began at.
+FROZEN = "frozen"
+FINAL_FROM = "final_from"
+
+
+def frozen() -> bool:
+    """Whether the competition is frozen (no uploads; the final is played or over)."""
+    from arena.server.web.models import Setting  # noqa: PLC0415
+
+    return Setting.objects.filter(key=FROZEN, value="yes").exists()
+
+
+def freeze(on: bool) -> None:
+    """Freeze the competition (``on``), or let uploads in and the ladder go on."""
+    from arena.server.web.models import Setting  # noqa: PLC0415
+
+    Setting.objects.update_or_create(key=FROZEN, defaults={"value": "yes" if on else ""})
+    if not on:
+        Setting.objects.filter(key=FINAL_FROM).delete()
+
+
+def final_left(round_number: int, final_rounds: int) -> int | None:
+    """Rounds of the final still to play when round ``round_number`` is about to be made
+    (the first call after a freeze marks the final's start); None when not frozen."""
+    from arena.server.web.models import Setting  # noqa: PLC0415
+
+    if not frozen():
+        return None
+    start, _ = Setting.objects.get_or_create(key=FINAL_FROM, defaults={"value": str(round_number)})
+    return max(0, int(start.value) + final_rounds - round_number)
 
 
 def disable(name: str, reason: str) -> Any:

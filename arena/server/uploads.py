@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from arena.server.archive import UnpackLimits, check_manifest, content_digest, unpack
-from arena.server.errors import OverQuota, Taken
+from arena.server.errors import Frozen, OverQuota, Taken
 
 #: Where versions' files live in the competition's folder, and uploads are unpacked.
 BOTS = "bots"
@@ -45,13 +45,17 @@ def accept(user: Any, source: IO[bytes], folder: Path, server: dict[str, Any]) -
         ArchiveRefused: a bad archive or bot.toml (400; TooLarge: 413).
         Taken: the name is another author's bot or a house bot (409).
         OverQuota: ``submissions_per_day`` or ``bots_per_author`` reached (429).
+        Frozen: the competition is frozen for its final (403).
     """
     from django.db import transaction  # noqa: PLC0415
     from django.db.models import Max  # noqa: PLC0415
     from django.utils import timezone  # noqa: PLC0415
 
+    from arena.server.organizer import frozen  # noqa: PLC0415
     from arena.server.web.models import Bot, Version  # noqa: PLC0415
 
+    if frozen():
+        raise Frozen("the competition is frozen for its final: no more uploads")
     scratch = folder / SCRATCH
     scratch.mkdir(exist_ok=True)
     unpacked = unpack(source, scratch, UnpackLimits.from_server(server))

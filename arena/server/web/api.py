@@ -311,14 +311,23 @@ def bool_field(request: HttpRequest, key: str) -> bool:
 
 @api("GET", "POST", auth=True)
 def ladder_view(request: HttpRequest) -> HttpResponse:
-    """``GET /api/v1/ladder`` -> ``{"paused"}``; ``POST {"paused": true|false}`` (organizers
-    only) pauses the ladder or lets it play again (:mod:`arena.server.organizer`)."""
+    """``GET /api/v1/ladder`` -> ``{"paused", "frozen"}``; ``POST {"paused": true|false}``
+    or ``{"frozen": true|false}`` (organizers only) pauses the ladder or lets it play
+    again, freezes the competition for its final or lets it go on
+    (:mod:`arena.server.organizer`)."""
     from arena.server import organizer as switches  # noqa: PLC0415
 
     if request.method == "POST":
         organizer(request)
-        switches.pause(bool_field(request, "paused"))
-    return JsonResponse({"paused": switches.paused()})
+        try:
+            given = json.loads(request.body or b"null")
+        except ValueError:
+            raise Refused("the request body is not JSON") from None
+        if isinstance(given, dict) and "frozen" in given:
+            switches.freeze(bool_field(request, "frozen"))
+        else:
+            switches.pause(bool_field(request, "paused"))
+    return JsonResponse({"paused": switches.paused(), "frozen": switches.frozen()})
 
 
 @api("POST", auth=True)

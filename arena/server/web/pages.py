@@ -355,6 +355,8 @@ def organizer_page(request: HttpRequest) -> HttpResponse:
         if request.method == "POST":
             if "paused" in request.POST:
                 switches.pause(bool(request.POST["paused"]))
+            elif "frozen" in request.POST:
+                switches.freeze(bool(request.POST["frozen"]))
             elif request.POST.get("disable"):
                 switches.disable(request.POST.get("bot", ""), request.POST.get("reason", ""))
             elif request.POST.get("enable"):
@@ -365,7 +367,8 @@ def organizer_page(request: HttpRequest) -> HttpResponse:
     except Refused as problem:
         return refused(request, problem)
     bots = Bot.objects.select_related("owner").order_by("key")
-    return show(request, "organizer.html", paused=switches.paused(), bots=bots, link=link)
+    return show(request, "organizer.html", paused=switches.paused(), frozen=switches.frozen(),
+                bots=bots, link=link)  # fmt: skip
 
 
 @require_http_methods(["GET"])
