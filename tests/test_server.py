@@ -1088,3 +1088,15 @@ def test_a_version_is_ranked_once_it_has_beaten_the_reference_bot(tmp_path: Path
     assert beaten(tmp_path, "ann", "ref") and not beaten(tmp_path, "bob", "ref")
     assert not beaten(tmp_path, "cyd", "ref"), "no game with it yet"
     assert beaten(tmp_path, "ref", "ref"), "the reference itself is ranked"
+    from arena.server.board import head_to_head  # noqa: PLC0415
+
+    with closing(sqlite3.connect(tmp_path / "results.sqlite")) as db:
+        db.executemany(
+            "INSERT INTO pairs VALUES (?, ?, ?, ?)",
+            [("ann@2", "ref", 9, 10), ("ann@2", "bob", 1, 4), ("ann", "ann@2", 0, 0)],
+        )
+        db.commit()  # fmt: skip
+    assert head_to_head(tmp_path, ["ann", "ann@2"]) == [
+        {"rival": "ref", "games": 20, "above_pct": 75.0},
+        {"rival": "bob", "games": 4, "above_pct": 25.0},
+    ], "a bot's versions together, its own versions left out"

@@ -137,6 +137,7 @@ def test_pages_escape_what_strangers_wrote_and_keep_details_to_owners(
     assert "alert" not in seen and "the build failed" in seen, "others read the summary"
     assert bob.get("/organizer")[0] == 403
     assert "alert" not in bob.get("/bots/xss")[2]
+    assert '<table id="rivals">' in bob.get("/bots/greedy")[2]
 
 
 def test_an_organizer_pauses_invites_and_exports_from_the_organizer_page(

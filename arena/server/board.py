@@ -120,3 +120,24 @@ def beaten(folder: Path, name: str, reference: str) -> bool:
             "SELECT above, games FROM pairs WHERE a = ? AND b = ?", (name, reference)
         ).fetchone()
     return row is not None and row[1] > 0 and 2 * row[0] > row[1]
+
+
+def head_to_head(folder: Path, names: list[str], most: int = 20) -> list[dict[str, Any]]:
+    """How a bot's versions (league ``names``) fared against each rival they met, the
+    rivals met most first (at most ``most``): games together and the share placed above.
+    Read through the pairs' primary key (a bot's own rows), not the whole table."""
+    path = folder / DATABASE
+    if not path.is_file() or not names:
+        return []
+    marks = ",".join("?" * len(names))
+    with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)) as db:
+        rows = db.execute(
+            f"SELECT b, sum(above), sum(games) FROM pairs WHERE a IN ({marks}) "
+            f"AND b NOT IN ({marks}) GROUP BY b ORDER BY sum(games) DESC, b LIMIT ?",
+            [*names, *names, most],
+        ).fetchall()
+    return [
+        {"rival": rival, "games": games, "above_pct": round(100.0 * above / games, 1)}
+        for rival, above, games in rows
+        if games
+    ]
