@@ -176,5 +176,5 @@ def print_leaderboard(
         click.clear()
     click.echo(text)
     if fmt in ("table", "markdown") and (done < total or endless):
-        click.echo(f"({played(done, total, endless=endless)})")
+        click.echo(f"({played(done, total, endless=endless)}{'' if endless else ' so far'})")
     return done, total
