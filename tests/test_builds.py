@@ -350,3 +350,5 @@ def test_a_build_that_reaches_for_the_network_says_so_in_one_line() -> None:
     assert said is not None and said.startswith("a package it needs is not available offline")
     assert said.endswith("error: no matching package named `rand` found")
     assert builds.offline_reason("error: expected `;`") is None
+    npm = "npm error code ENOTCACHED\nnpm error request to https://registry.npmjs.org/x failed\n"
+    assert (builds.offline_reason(npm) or "").endswith("npm error code ENOTCACHED")

@@ -76,7 +76,7 @@ TOOLCHAIN_ENV = ("RUSTUP_HOME", "GOROOT", "JAVA_HOME")
 #: What a build's output says when it reached for the network it does not have.
 _OFFLINE = re.compile(
     r"Could not resolve host|failed to download|no matching package named|"
-    r"module lookup disabled by GOPROXY=off|ENOTFOUND|EAI_AGAIN|"
+    r"module lookup disabled by GOPROXY=off|ENOTFOUND|EAI_AGAIN|ENOTCACHED|"
     r"Could not transfer artifact|Temporary failure in name resolution|Network is unreachable",
     re.IGNORECASE,
 )
