@@ -663,20 +663,25 @@ class Store:
             yield Placed(int(ordinal), int(deal_set), game_id, bots, places, faults)
 
     def history(
-        self, points: int = 200, bots: Collection[str] | None = None
+        self, points: int = 200, bots: Collection[str] | None = None, since: int = 0
     ) -> dict[str, list[tuple[int, float, float]]]:
         """Each bot's rating, ``(game, mu, sigma)``, after its rated games: at most ``points``
-        of them, evenly spread, the last one always kept; only ``bots``' if given.
+        of them, evenly spread, the last one always kept; only ``bots``' if given, and only
+        after game ``since`` (the table's key starts with the game: a server's chart of a
+        ladder's last games reads those, not its millions).
 
         Sigma comes with mu so that a chart can show how sure each rating is (the score,
         mu - 3 sigma, alone made every line climb together as sigma shrank). Every
         schema version's ``ratings`` table holds both.
         """
         series: dict[str, list[tuple[int, float, float]]] = {}
-        query, names = "SELECT game, bot, mu, sigma FROM ratings", sorted(bots or ())
+        query, names = (
+            "SELECT game, bot, mu, sigma FROM ratings WHERE game >= ?",
+            sorted(bots or ()),
+        )
         if bots is not None:
-            query += f" WHERE bot IN ({','.join('?' * len(names))})"
-        for game, bot, mu, sigma in self.db.execute(f"{query} ORDER BY game", names):
+            query += f" AND bot IN ({','.join('?' * len(names))})"
+        for game, bot, mu, sigma in self.db.execute(f"{query} ORDER BY game", [since, *names]):
             series.setdefault(bot, []).append((int(game), round(mu, 3), round(sigma, 3)))
         for bot, scores in series.items():
             if len(scores) > points:

@@ -141,3 +141,20 @@ def head_to_head(folder: Path, names: list[str], most: int = 20) -> list[dict[st
         for rival, above, games in rows
         if games
     ]
+
+
+#: The games a bot page's rating chart looks back over (the ladder's last ones).
+CHART_GAMES = 20_000
+
+
+def rating_history(folder: Path, names: list[str]) -> dict[str, list[tuple[int, float, float]]]:
+    """Each of a bot's versions' ratings over the ladder's last :data:`CHART_GAMES` games,
+    each version its own line (a new version starts a new one: the marks)."""
+    if not (folder / DATABASE).is_file() or not names:
+        return {}
+    store = open_existing(folder)
+    try:
+        last = store.guarded(store.total)
+        return store.guarded(lambda: store.history(bots=names, since=last - CHART_GAMES))
+    finally:
+        store.close()

@@ -165,13 +165,17 @@ def bot_page(request: HttpRequest, name: str) -> HttpResponse:
     )
     for game in recent:
         game["seated"] = list(zip(game["seats"], game["placements"], strict=True))
-    from arena.server.board import head_to_head  # noqa: PLC0415
+    from arena.report.html import rating_chart  # noqa: PLC0415
+    from arena.server.board import head_to_head, rating_history  # noqa: PLC0415
 
-    rivals = head_to_head(folder(), games.league_names(bot.name))
+    names = games.league_names(bot.name)
+    rivals = head_to_head(folder(), names)
+    history = rating_history(folder(), names)
+    chart = rating_chart(history, label=f"{bot.name}'s versions over the ladder's last games")
     owner = None if bot.owner is None else bot.owner.username
     mine = who is not None and bot.owner is not None and (who.is_staff or bot.owner.pk == who.pk)
     return show(request, "bot.html", bot=bot, owner=owner, versions=versions, games=recent,
-                mine=mine, rivals=rivals)  # fmt: skip
+                mine=mine, rivals=rivals, chart=chart if history else "")  # fmt: skip
 
 
 @require_http_methods(["GET"])
