@@ -93,6 +93,7 @@ def test_a_person_joins_submits_and_sees_the_version_build(league: Server) -> No
     code = league.invite("ann")
     status, _, page = ann.post(f"/join/{code}", {"user": "ann", "password": PASSWORD})
     assert status == 200 and re.search(r'<code id="token">arena_[^<]+</code>', page), page
+    assert "What this server builds: Python: yes; C: yes" in ann.get("/submit")[2]
     status, url, page = ann.post("/submit", {}, zipped(KIT, name="annbot"))
     assert (status, url) == (200, f"{league.url}/versions/annbot"), page
     deadline = time.monotonic() + 90

@@ -82,3 +82,33 @@ def _run(argv: list[str], env: dict[str, str]) -> str:
         return ""
     lines = (done.stderr or done.stdout).strip().splitlines()
     return lines[-1] if lines else f"exit status {done.returncode}"
+
+
+#: Each kit's language, the program its build needs, and whether it needs packages.
+KIT_BUILDS = (
+    ("Python", None, False),
+    ("C", "make", False),
+    ("C++", "cmake", False),
+    ("Go", "go", False),
+    ("Rust", "cargo", True),
+    ("TypeScript", "npm", True),
+    ("Java", "mvn", True),
+)
+
+
+def languages(network: bool) -> list[str]:
+    """What this server builds, one line per kit language, for the submit page: a kit
+    whose toolchain is missing cannot build; one that needs packages builds offline only
+    from a cache filled here (Rust), else only with ``build_network``."""
+    root = packages_folder()
+    lines = []
+    for language, program, packages in KIT_BUILDS:
+        if program is not None and shutil.which(program) is None:
+            lines.append(f"{language}: not here ({program} is not installed)")
+        elif not packages or network:
+            lines.append(f"{language}: yes")
+        elif language == "Rust" and (root / "cargo" / "registry").is_dir():
+            lines.append(f"{language}: yes, offline, with the crates the Rust kit uses")
+        else:
+            lines.append(f"{language}: only what needs no package (builds are offline here)")
+    return lines

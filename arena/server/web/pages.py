@@ -332,7 +332,15 @@ def submit_page(request: HttpRequest) -> HttpResponse:
 
     server = settings.ARENA["server"]
     form = SubmitForm(request.POST or None, request.FILES or None)
-    context: dict[str, Any] = {"heading": "Submit a bot", "button": "Upload", "multipart": True}
+    from arena.server.caches import languages  # noqa: PLC0415
+
+    builds = "; ".join(languages(server["build_network"]))
+    context: dict[str, Any] = {
+        "heading": "Submit a bot",
+        "button": "Upload",
+        "multipart": True,
+        "intro": f"What this server builds: {builds}.",
+    }
     if request.method == "POST" and form.is_valid():
         given: Any = request.FILES["bot"]
         try:
