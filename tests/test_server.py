@@ -13,6 +13,7 @@ import io
 import json
 import os
 import re
+import select
 import shutil
 import signal
 import socket
@@ -133,11 +134,16 @@ class Server:
             return refused.code, refused.read().decode()
 
     def stderr_until(self, text: str, timeout: float = 30) -> str:
-        """The server's stderr lines until one holds ``text``."""
+        """The server's stderr lines until one holds ``text``; fails after ``timeout``
+        seconds without one (it waits for a line no longer than that: a server that
+        says nothing must not hang the suite)."""
         assert self.process.stderr is not None
         seen = []
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        while (left := deadline - time.monotonic()) > 0:
+            ready, _, _ = select.select([self.process.stderr], [], [], left)
+            if not ready:
+                break
             line = self.process.stderr.readline()
             if not line:
                 break

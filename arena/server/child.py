@@ -106,7 +106,7 @@ def ladder(config_path: Path, folder: Path, url: str, jobs: int) -> None:
                 print(f"arena serve: house {broken}", file=sys.stderr)
             players = int(config.event.get("players") or 4)
             while True:  # a pause ends the run; resuming runs it again, from the folder
-                wait_while_paused()
+                wait_while_paused(lambda line: print(line, file=sys.stderr))
                 field = field_now(folder, house, players, running.resources)
                 with Watch(paused) as watch:
                     try:
@@ -136,7 +136,6 @@ def ladder(config_path: Path, folder: Path, url: str, jobs: int) -> None:
                     except KeyboardInterrupt as stop:
                         if isinstance(stop, Stopped) or not watch.fired:
                             raise
-                        print("arena serve: the ladder is paused", file=sys.stderr)
         except KeyboardInterrupt:
             sys.exit(143)
 

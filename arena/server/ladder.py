@@ -251,9 +251,12 @@ class Watch:
             connection.close()  # this thread's own
 
 
-def wait_while_paused() -> None:
-    """Return once the ladder is not paused (reading the switch every :data:`WAIT_S`)."""
+def wait_while_paused(say: Callable[[str], None]) -> None:
+    """Return once the ladder is not paused (reading the switch every :data:`WAIT_S`),
+    saying so where it waits (a ladder restarted while paused, too)."""
     from arena.server.organizer import paused  # noqa: PLC0415
 
+    if paused():
+        say("arena serve: the ladder is paused")
     while paused():
         time.sleep(WAIT_S)
