@@ -101,13 +101,12 @@ def field_for(
     """The other seats of ``version``'s test: up to :data:`FIELD` bots of the ladder, the
     house bots first (none of ``version``'s own bot's versions)."""
     off = disabled_house(house)
-    field = [spec for spec in house if spec.name not in off]
+    field = [spec for spec in house if spec.name not in off][:FIELD]
     others = sorted(
         (v for v in active_versions().values() if v.bot_id != version.bot_id),
         key=lambda v: v.name,
-    )
-    field += [as_bot(folder, other, resources) for other in others]
-    return field[:FIELD]
+    )[: FIELD - len(field)]  # only these bot.toml files are read, not a field of 5,000
+    return field + [as_bot(folder, other, resources) for other in others]
 
 
 class Saving(Observer):
