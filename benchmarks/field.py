@@ -74,7 +74,7 @@ def layer_steps(full: Capabilities) -> list[tuple[str, Capabilities | None]]:
         ("trampoline: rlimits, no-new-privs, no-capabilities", base),
     ]
     for name, change in (
-        ("+ separate uid", {"uid_python": full.uid_python}),
+        ("+ separate uid", {"own_uids": full.own_uids, "uid_python": full.uid_python}),
         ("+ cgroups", {"cgroups": full.cgroups}),
         ("+ bubblewrap", {"bwrap": full.bwrap, "unshare": full.unshare}),
         ("+ landlock", {"landlock_abi": full.landlock_abi}),

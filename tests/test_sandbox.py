@@ -16,6 +16,7 @@ import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
@@ -27,6 +28,7 @@ from arena.bots.sandbox import (
     Capabilities,
     ResourceLimits,
     SandboxError,
+    confine,
     descendants,
     detect,
     require,
@@ -124,9 +126,13 @@ def test_require_names_the_missing_protection() -> None:
     require(bare, ["memory"])
 
 
-def test_the_cpu_budget_is_granted_per_game() -> None:
+@pytest.mark.parametrize("own_uid", [False, True])
+def test_the_cpu_budget_is_granted_per_game(own_uid: bool) -> None:
+    """A bot's CPU limit is one game's budget, raised before each game; a bot under a uid
+    of its own, whose limit only CAP_SYS_RESOURCE could raise, gets 1000 games' instead."""
     spec = parse_bot(f"sleeper={sys.executable} -c 'import time; time.sleep(30)'")
-    process = BotProcess(spec, sandbox=detect(), limits=ResourceLimits(cpu_s=7))
+    capabilities = detect() if own_uid else replace(detect(), uid_python=None)
+    process = BotProcess(spec, sandbox=capabilities, limits=ResourceLimits(cpu_s=7))
     process.start()
     try:
         assert process.proc is not None
@@ -141,6 +147,11 @@ def test_the_cpu_budget_is_granted_per_game() -> None:
         deadline = time.monotonic() + 10  # the trampoline sets it before it execs the bot
         while soft_cpu_limit() == "unlimited" and time.monotonic() < deadline:
             time.sleep(0.02)
+        assert process.confinement is not None
+        if process.confinement.uid is not None and not capabilities.raise_limits:
+            assert soft_cpu_limit() == "7000"
+            return
+        assert not own_uid or not ROOT or process.confinement.uid is not None
         assert soft_cpu_limit() == "7"
         process.grant_game_cpu()
         if ROOT:
@@ -251,7 +262,7 @@ def test_benign_bots_play_under_each_stack(stack: str) -> None:
 def test_a_bot_whose_files_anyone_may_read_runs_under_its_own_uid() -> None:
     """As root, a bot slot gets a uid of its own; everything of that uid dies with the bot."""
     capabilities = detect()
-    if not capabilities.uid_python:
+    if not capabilities.own_uids:
         assert not ROOT or "separate uids" in " ".join(capabilities.notes), capabilities.notes
         return  # not root: bots run as arena's own user, which is the point of the check
     folder = Path(tempfile.mkdtemp(prefix="arena-uid-test-"))
@@ -270,7 +281,11 @@ def test_a_bot_whose_files_anyone_may_read_runs_under_its_own_uid() -> None:
             process.send(encode(hello_message(FAST)), deadline)
             assert decode_reply(process.read_line(deadline), "ready")["name"] == "random-c"
             tree = [process.proc.pid, *descendants(process.proc.pid)]
-            assert {_uid_of(pid) for pid in tree} == {uid}
+            bots = [pid for pid in tree if _command_of(pid).endswith("/random_bot")]
+            assert bots and {_uid_of(pid) for pid in bots} == {uid}
+            # bubblewrap runs as root, to bind what the uid could not reach; only it.
+            wrappers = {_command_of(pid) for pid in tree if _uid_of(pid) != uid}
+            assert {command.split("/")[-1] for command in wrappers} <= {"bwrap"}, wrappers
         finally:
             process.stop()
         assert not [pid for pid in _all_pids() if _uid_of(pid) == uid], (
@@ -328,6 +343,13 @@ def test_unshare_without_cgroups_still_gives_a_uid_that_stops_a_fork_bomb() -> N
         shutil.rmtree(folder)
 
 
+def _command_of(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].decode()
+    except OSError:
+        return ""
+
+
 def _uid_of(pid: int) -> int | None:
     try:
         status = Path(f"/proc/{pid}/status").read_text()
@@ -351,3 +373,107 @@ def test_reaping_orphans_spares_this_processes_own_children() -> None:
     finally:
         helper.kill()
         helper.wait()
+
+
+WHO_AM_I = """
+import os
+status = open("/proc/self/status").read()
+caps = [line.split()[1] for line in status.splitlines() if line.startswith("Cap")]
+print(os.getuid(), os.getgid(), len(os.getgroups()), len(set(caps) - {"0000000000000000"}),
+      flush=True)
+"""
+
+
+def test_a_bot_in_an_owner_only_folder_still_runs_under_its_own_uid() -> None:
+    """A bot whose program or files sit where only root may enter (this Python, wherever
+    it is installed; a folder made by mkdtemp, mode 0700) runs under a uid of its own with
+    no capability in any set: bubblewrap binds what it needs where that uid reaches it."""
+    capabilities = detect()
+    if not (capabilities.own_uids and capabilities.bwrap):
+        assert not ROOT or not capabilities.bwrap, capabilities.notes
+        return  # not root, or no bubblewrap: no uid to give (docs/security.md)
+    folder = Path(tempfile.mkdtemp(prefix="arena-owner-only-"))
+    try:
+        assert folder.stat().st_mode & 0o777 == 0o700
+        (folder / "who.py").write_text(WHO_AM_I)
+        (folder / "who.py").chmod(0o644)
+        spec = BotSpec(name="who", argv=(sys.executable, str(folder / "who.py")), source="x")
+        process = BotProcess(spec, sandbox=capabilities)
+        process.start()
+        try:
+            assert process.confinement is not None and process.confinement.uid is not None
+            given = process.confinement.uid
+            line = process.read_line(time.monotonic() + 30)
+        finally:
+            process.stop()
+        uid, gid, groups, capability_sets = (int(word) for word in line.split())
+        assert (uid, gid, groups, capability_sets) == (given, given, 0, 0)
+    finally:
+        shutil.rmtree(folder)
+
+
+def test_a_file_only_its_owner_may_read_gets_no_uid_and_a_server_refuses_it() -> None:
+    """A bot file of mode 0600 cannot be shown to another uid: the bot runs as arena's user
+    without capabilities, as before; where a uid is required (a server), one line says why."""
+    capabilities = detect()
+    if not (capabilities.own_uids and capabilities.bwrap):
+        return  # nothing to refuse: bots get no uid here at all
+    folder = Path(tempfile.mkdtemp(prefix="arena-owner-only-"))
+    try:
+        (folder / "who.py").write_text(WHO_AM_I)
+        (folder / "who.py").chmod(0o600)
+        argv = (sys.executable, str(folder / "who.py"))
+        scratch = Path(tempfile.mkdtemp(prefix="arena-scratch-"))
+        try:
+            kept = confine(argv, scratch, ResourceLimits(), capabilities)
+            assert kept.uid is None
+            kept.release(set())
+            with pytest.raises(SandboxError) as refused:
+                confine(argv, scratch, ResourceLimits(), replace(capabilities, uid_required=True))
+            assert str(refused.value) == (
+                f"bot cannot run under a uid of its own: {folder / 'who.py'} may be read by "
+                "its owner only"
+            )
+        finally:
+            shutil.rmtree(scratch)
+    finally:
+        shutil.rmtree(folder)
+
+
+HOLD_UIDS = """
+import sys, time
+from arena.bots.sandbox import _UIDS
+print(" ".join(str(_UIDS.take()) for _ in range(64)), flush=True)
+sys.stdin.read()
+"""
+
+
+def test_two_arena_processes_never_lease_the_same_uid() -> None:
+    """One allocator for the machine: uids leased by another arena process (a server's
+    ladder beside its builder) are never handed out here until that process lets go, and
+    its death (SIGKILL) frees them."""
+    if not ROOT:
+        return  # uids are handed out only by root
+    other = subprocess.Popen(
+        [sys.executable, "-c", HOLD_UIDS], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert other.stdout is not None
+        theirs = {int(word) for word in other.stdout.readline().split()}
+        assert len(theirs) == 64
+        start = sandbox_module._UidPool.FIRST + (other.pid * 64) % sandbox_module._UidPool.COUNT
+        pool = sandbox_module._UidPool()
+        # Search from where the other process started: its uids are the first tried.
+        with mock.patch("os.getpid", return_value=other.pid):
+            mine = [pool.take() for _ in range(64)]
+        assert not theirs & set(mine)
+        assert mine[0] != start  # it stepped past theirs
+        for uid in mine:
+            pool.give_back(uid)
+        other.kill()
+        other.wait()
+        with mock.patch("os.getpid", return_value=other.pid):
+            assert pool.take() in theirs  # a killed holder's leases are free again
+    finally:
+        other.kill()
+        other.wait()

@@ -21,13 +21,17 @@ Protections a user can ``--require`` (each met by any one of its layers):
 - ``processes``: a ceiling on processes, against fork bombs (cgroups pids);
 - ``signals``: no signals to processes outside the sandbox (Landlock ABI 6, or
   a pid namespace of its own, where no process outside can be named);
-- ``privileges``: no capabilities, even when arena runs as root.
+- ``privileges``: no capabilities, even when arena runs as root;
+- ``uids``: every bot under a uid of its own, never arena's (root only): a bot
+  that cannot get one is refused in one line instead of running as arena's
+  user without capabilities (``arena serve`` requires it when run as root).
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import fcntl
 import logging
 import marshal
 import os
@@ -86,7 +90,7 @@ WRITABLE_DEVICES = ("/dev/null",)
 #: Programs that reserve large address ranges at start (V8, the JVM): no address-space limit.
 _BIG_RESERVERS = ("node", "nodejs", "java", "deno", "bun", "dotnet")
 
-PROTECTIONS = ("net", "fs", "tree-kill", "memory", "processes", "signals", "privileges")
+PROTECTIONS = ("net", "fs", "tree-kill", "memory", "processes", "signals", "privileges", "uids")
 
 
 class SandboxError(ArenaError):
@@ -192,7 +196,7 @@ class SandboxRequest:
             return None
         found = detect()
         require(found, self.wanted)
-        return found
+        return replace(found, uid_required=True) if "uids" in self.wanted else found
 
 
 @dataclass(frozen=True)
@@ -213,9 +217,14 @@ class Capabilities:
     bwrap: str | None = None
     #: util-linux unshare's path, used when bubblewrap is not: network, pid, IPC namespaces.
     unshare: str | None = None
-    #: A Python every user may run, when running as root: bots whose files every
-    #: user may read then run under a uid of their own, one per bot slot.
+    #: Running as root, bots get a uid of their own, one per bot slot (:class:`_UidPool`).
+    own_uids: bool = False
+    #: A Python every user may run: without bubblewrap the trampoline takes the uid
+    #: before the namespaces, so only bots whose files every user may read get one.
     uid_python: str | None = None
+    #: Refuse a bot that cannot run under a uid of its own (a server's strangers),
+    #: instead of running it as arena's user without capabilities.
+    uid_required: bool = False
     notes: tuple[str, ...] = ()
     #: What kind of host this is for the sandbox, in words (``arena sandbox`` prints it).
     host: str = ""
@@ -226,7 +235,7 @@ class Capabilities:
         found = ["process-group", "scratch-folder", "minimal-env", "rlimits", "no-new-privs"]
         if self.drop_capabilities:
             found.append("no-capabilities")
-        if self.uid_python:
+        if self.own_uids:
             found.append("separate-uids")
         if self.bwrap:
             found.append("bubblewrap-namespaces")
@@ -258,6 +267,7 @@ class Capabilities:
             # A pid namespace of its own shows the bot no process outside to signal.
             "signals": self.landlock_abi >= 6 or self.namespaces,
             "privileges": self.drop_capabilities or not self.root,
+            "uids": self.own_uids,
         }[protection]
 
 
@@ -311,12 +321,14 @@ def detect() -> Capabilities:
             unshare = None
     drop = os.geteuid() == 0 and _try_trampoline({"drop_capabilities": True})
     uid_python = _uid_python() if os.geteuid() == 0 else None
-    if uid_python is not None and not _uid_works(uid_python, bwrap, unshare):
-        notes.append(
-            "separate uids: a bot could not be started under a uid of its own"
-            + (" inside bubblewrap (it needs unprivileged user namespaces there)" if bwrap else "")
-        )
-        uid_python = None
+    own_uids = False
+    if os.geteuid() == 0:
+        # Under bubblewrap, started as root, the trampoline inside takes the bot's uid,
+        # so any Python runs it; elsewhere the uid comes first and the Python must be public.
+        runner = sys.executable if bwrap else uid_python
+        own_uids = runner is not None and _uid_works(runner, bwrap, unshare)
+        if not own_uids:
+            notes.append("separate uids: a bot could not be started under a uid of its own")
     if os.geteuid() == 0 and not drop:
         notes.append("capabilities: a bot started as root could not give them up")
     raise_limits = _has_capability(CAP_SYS_RESOURCE)
@@ -329,6 +341,7 @@ def detect() -> Capabilities:
     return Capabilities(
         bwrap=bwrap,
         unshare=unshare,
+        own_uids=own_uids,
         uid_python=uid_python,
         drop_capabilities=drop,
         raise_limits=raise_limits,
@@ -423,16 +436,37 @@ def confine(
     uid = None
     rlimits = _rlimits(limits, capabilities)
     paths = _bot_paths(argv, read_paths)
-    uid_python = capabilities.uid_python
-    reachable = _world_readable([argv[0], *paths, *write_paths], executable=argv[0])
-    if uid_python and reachable and not write_paths:
-        python, uid = uid_python, _UIDS.take()
+    uid_python = capabilities.uid_python if capabilities.own_uids else None
+    reach: Reach | None = None
+    if capabilities.own_uids and capabilities.bwrap:
+        # bubblewrap, started as root, binds what the bot needs where its uid can reach it.
+        reach = Reach.plan(
+            [*_bot_paths([python], ()), *paths, str(ARENA_PACKAGE)],
+            [str(scratch), *write_paths],
+            executable=argv[0],
+        )
+        problem = reach.problem
+    elif not uid_python:
+        problem = "this machine gives bots no uid of their own"
+    elif write_paths:
+        problem = "without bubblewrap a build runs as arena's user"
+    elif not _world_readable([argv[0], *paths], executable=argv[0]):
+        problem = "without bubblewrap its files and interpreter must be readable by all"
+    else:
+        problem = ""
+    if not problem:
+        python = uid_python if reach is None and uid_python else python
+        uid = _UIDS.take()
         os.chown(scratch, uid, uid)
         rlimits["processes"] = limits.processes  # counted per uid: this bot's own
         if not capabilities.raise_limits and limits.cpu_s:
             # Another uid's limit cannot be raised per game without CAP_SYS_RESOURCE:
             # a lifetime ceiling instead; the per-move deadlines bound every answer.
             rlimits["cpu_s"] = limits.cpu_s * 1000
+    elif capabilities.uid_required:
+        for group in groups:
+            remove_cgroup(group)
+        raise SandboxError(f"{name} cannot run under a uid of its own: {problem}")
     config: dict[str, Any] = {
         "parent": os.getpid(),
         "limits": rlimits,
@@ -457,13 +491,18 @@ def confine(
             str(scratch),
             paths,
             python,
-            own_uid=uid is not None,
+            reach=reach if uid is not None else None,
             writable=write_paths,
             workdir=str(workdir or scratch),
             network=network,
         )
         config["source"] = _trampoline_source()
-        config["inner"] = {"parent": None, "limits": {}, **last}
+        # bubblewrap runs as root, to bind what the uid could not reach; the trampoline
+        # inside becomes the bot's uid (see :func:`_bwrap_args`).
+        config["uid"] = None
+        config["inner"] = {"parent": None, "limits": {}, "uid": uid, **last}
+        if uid is not None:
+            config["inner"]["chdir"] = str(workdir or scratch)
     elif capabilities.unshare:
         config["wrap"] = _unshare_args(capabilities.unshare, network=network)
         config["source"] = _trampoline_source()
@@ -528,7 +567,7 @@ def _bwrap_args(
     bot_paths: Sequence[str] = (),
     python: str = sys.executable,
     *,
-    own_uid: bool = False,
+    reach: Reach | None = None,
     writable: Sequence[str] = (),
     workdir: str | None = None,
     network: bool = False,
@@ -536,17 +575,22 @@ def _bwrap_args(
     """bubblewrap's command line: the host read-only, private /tmp, no network, own pids.
 
     The bot's own folders are bound back read-only, for bots that live in /tmp.
-    Started under a bot's own uid, bubblewrap can bind only what that uid may
-    reach (a source it may not enter is an error, even for --ro-bind-try). A
-    build's folder is bound back writable (``writable``) and it starts there
+    With ``reach`` (a bot under a uid of its own) bubblewrap runs as root and
+    binds them where that uid can reach them (:class:`Reach`), keeping only the
+    powers the trampoline inside needs to become that uid (setuid, setgid, and
+    setpcap to empty its bounding set); the bot itself holds none. A build's
+    folder is bound back writable (``writable``) and it starts there
     (``workdir``); with ``network`` it keeps the host's network.
     """
     # The trampoline's own interpreter runs inside too: it may live in /tmp as
     # well, and so may arena's package, which bots may import.
-    paths = [*_bot_paths([python], ()), *bot_paths, str(ARENA_PACKAGE)]
-    if own_uid:
-        paths = [path for path in paths if _world_readable([path], executable="")]
-    rebound = [arg for path in dict.fromkeys(paths) for arg in ("--ro-bind-try", path, path)]
+    if reach is not None:
+        rebound = reach.arguments()
+        powers = ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"]
+    else:
+        paths = [*_bot_paths([python], ()), *bot_paths, str(ARENA_PACKAGE)]
+        rebound = [arg for path in dict.fromkeys(paths) for arg in ("--ro-bind-try", path, path)]
+        powers = []
     return [
         bwrap,
         "--ro-bind", "/", "/",
@@ -556,7 +600,8 @@ def _bwrap_args(
         *rebound,
         "--bind", scratch, scratch,
         *(arg for path in writable for arg in ("--bind", path, path)),
-        "--chdir", workdir or scratch,
+        # Under a uid of its own the trampoline inside enters the folder (its "chdir").
+        "--chdir", "/" if reach is not None else workdir or scratch,
         *(() if network else ("--unshare-net",)),
         "--unshare-pid",
         "--unshare-ipc",
@@ -565,8 +610,123 @@ def _bwrap_args(
         "--die-with-parent",
         "--new-session",
         "--cap-drop", "ALL",
+        *powers,
         "--",
     ]  # fmt: skip
+
+
+#: Folders a bot's own uid may enter and list.
+_OPEN_DIR = stat.S_IROTH | stat.S_IXOTH
+#: Most entries of a folder the bot's uid may not list that are bound one by one.
+_MOST_ENTRIES = 256
+
+
+@dataclass(frozen=True)
+class Reach:
+    """How bubblewrap, started as root, shows a bot under its own uid what it needs.
+
+    A bot's program and files often sit where only their owner may enter: a
+    Python under /root/.pyenv, a folder made by ``mktemp -d``, a server's
+    folder kept owner-only. Inside the sandbox, a folder the uid may not enter
+    on the way to them is replaced by an empty tmpfs (which also hides
+    everything else in it) with the path rebuilt in it, folder by folder, open
+    to all; a folder the bot needs but may not list has each of its entries
+    bound into such a tmpfs. Nothing outside the sandbox changes mode. A file
+    that is its owner's alone stays unreadable: that is :attr:`problem`.
+    """
+
+    #: (path, "tmpfs" | "dir" | "ro" | "rw"), in the order bubblewrap applies them.
+    steps: tuple[tuple[str, str], ...]
+    #: Why the bot's uid still could not read what it needs ("" when it can).
+    problem: str
+
+    @classmethod
+    def plan(cls, reads: Sequence[str], writes: Sequence[str], *, executable: str) -> Reach:
+        """Bind ``reads`` read-only and reach the folders ``writes`` (bound by the caller)."""
+        wanted: dict[str, str] = {}
+        for path in reads:
+            if os.path.exists(path) and path != "/":
+                wanted.setdefault(os.path.normpath(path), "ro")
+        for path in writes:
+            wanted[os.path.normpath(path)] = "rw"
+        problem = ""
+        program = Path(os.path.realpath(executable))
+        if program.is_absolute() and program.exists() and not _mode(program) & stat.S_IXOTH:
+            problem = f"{program} may be run by its owner only"
+        steps: dict[str, str] = {}
+        found = _closed_ancestors(wanted)
+        closed = [folder for folder in found if not _under(folder, found)]
+        for folder in closed:
+            steps[folder] = "tmpfs"
+        # Folders made inside a fresh tmpfs (those, and the sandbox's /tmp) are open to all.
+        fresh = [*closed, "/tmp"]
+        for path, kind in sorted(wanted.items(), key=lambda item: _depth(item[0])):
+            for ancestor in reversed(Path(path).parents):
+                if _under(str(ancestor), fresh):
+                    steps.setdefault(str(ancestor), "dir")
+            if kind == "rw":
+                continue  # bound writable by the caller, after every read-only bind
+            mode = _mode(Path(path))
+            if stat.S_ISDIR(mode) and mode & _OPEN_DIR != _OPEN_DIR:
+                entries = sorted(os.listdir(path))
+                if len(entries) > _MOST_ENTRIES:
+                    problem = problem or f"{path} may be listed by its owner only"
+                steps[path] = "tmpfs"
+                for entry in entries[:_MOST_ENTRIES]:
+                    inside = os.path.join(path, entry)
+                    problem = problem or _unreadable(inside)
+                    steps[inside] = "ro"
+            elif path not in steps or steps[path] == "dir":
+                problem = problem or _unreadable(path)
+                steps[path] = "ro"
+        ordered = sorted(steps.items(), key=lambda item: (_depth(item[0]), _ORDER[item[1]]))
+        return cls(tuple(ordered), problem)
+
+    def arguments(self) -> list[str]:
+        """bubblewrap's arguments for the read-only side (before the writable binds)."""
+        args: list[str] = []
+        for path, kind in self.steps:
+            if kind == "tmpfs":
+                args += ["--perms", "0755", "--tmpfs", path]
+            elif kind == "dir":
+                args += ["--perms", "0755", "--dir", path]
+            else:
+                args += ["--ro-bind", path, path]
+        return args
+
+
+_ORDER = {"tmpfs": 0, "dir": 1, "ro": 2}
+
+
+def _depth(path: str) -> int:
+    return len(Path(path).parts)
+
+
+def _under(path: str, folders: Sequence[str]) -> bool:
+    """Whether ``path`` lies strictly inside one of ``folders``."""
+    return any(Path(path).is_relative_to(folder) and path != folder for folder in folders)
+
+
+def _closed_ancestors(paths: dict[str, str]) -> list[str]:
+    """The folders on the way to ``paths`` that other users may not enter (tmpfs aside)."""
+    closed = set()
+    for path in paths:
+        for ancestor in reversed(Path(path).parents):
+            if str(ancestor) in ("/", "/tmp"):
+                continue  # the root is open; the sandbox's /tmp is a fresh tmpfs already
+            if not _mode(ancestor) & stat.S_IXOTH:
+                closed.add(str(ancestor))
+                break
+    return sorted(closed, key=_depth)
+
+
+def _unreadable(path: str) -> str:
+    """Why other users may not read ``path`` ("" when they may)."""
+    mode = _mode(Path(path))
+    need = _OPEN_DIR if stat.S_ISDIR(mode) else stat.S_IROTH
+    if stat.S_ISLNK(os.lstat(path).st_mode) or mode & need == need:
+        return ""
+    return f"{path} may be read by its owner only"
 
 
 def _unshare_args(unshare: str, *, network: bool = False) -> list[str]:
@@ -718,18 +878,25 @@ def _uid_works(python: str, bwrap: str | None, unshare: str | None) -> bool:
     make its namespaces as that uid (unprivileged user namespaces); unshare
     needs root for them, so there the uid is taken inside (see :func:`confine`).
     """
-    trial: dict[str, Any] = {"uid": _UIDS.probe()}
-    inner: dict[str, Any] = {"parent": None, "limits": {}}
-    if bwrap is not None:
-        with tempfile.TemporaryDirectory(prefix="arena-probe-") as scratch:
-            os.chown(scratch, trial["uid"], trial["uid"])
-            wrap = _bwrap_args(bwrap, scratch, python=python, own_uid=True)
-            trial.update(wrap=wrap, source=_trampoline_source(), inner=inner)
-            return _try_trampoline(trial, python=python)
-    if unshare is not None:
-        inner["uid"] = trial.pop("uid")
-        trial.update(wrap=_unshare_args(unshare), source=_trampoline_source(), inner=inner)
-    return _try_trampoline(trial, python=python)
+    uid = _UIDS.take()
+    try:
+        trial: dict[str, Any] = {"uid": uid}
+        inner: dict[str, Any] = {"parent": None, "limits": {}}
+        if bwrap is not None:
+            with tempfile.TemporaryDirectory(prefix="arena-probe-") as scratch:
+                os.chown(scratch, uid, uid)
+                reads = [*_bot_paths([python], ()), str(ARENA_PACKAGE)]
+                reach = Reach.plan(reads, [scratch], executable=python)
+                wrap = _bwrap_args(bwrap, scratch, python=python, reach=reach)
+                inner.update(uid=trial.pop("uid"), chdir=scratch)
+                trial.update(wrap=wrap, source=_trampoline_source(), inner=inner)
+                return _try_trampoline(trial, python=python)
+        if unshare is not None:
+            inner["uid"] = trial.pop("uid")
+            trial.update(wrap=_unshare_args(unshare), source=_trampoline_source(), inner=inner)
+        return _try_trampoline(trial, python=python)
+    finally:
+        _UIDS.give_back(uid)
 
 
 def _landlock_abi() -> int:
@@ -771,40 +938,74 @@ def become_subreaper() -> bool:
 
 
 class _UidPool:
-    """uids for bot slots: unused by any account, a block of 64 per arena process."""
+    """uids for bot slots: one allocator for every arena process on the machine.
 
-    SIZE = 64
+    A server runs for weeks, its children (the ladder, the builder, a
+    version's test) start bots side by side, and a tournament may run beside
+    it: a uid must never be given to two live bots, nor to an account. Each
+    uid handed out is a lease: an exclusive lock on a file of its own in
+    :attr:`folder`, held while its bot runs. The kernel frees a lock when its
+    holder dies (SIGKILL included), so a crash leaks nothing and needs no
+    clean-up; a process starts its search at a place of its own, so
+    processes rarely try the same uid.
+    """
+
+    FIRST = 100_000
+    COUNT = 65_536
 
     def __init__(self) -> None:
-        self.base = 100_000 + (os.getpid() % 10_000) * self.SIZE
-        self.used: set[int] = set()
+        self.held: dict[int, int] = {}  # uid -> the lock file's descriptor
         #: Threads that start bots at once (a field's probes) must not share a uid.
         self.lock = threading.Lock()
 
+    @property
+    def folder(self) -> Path:
+        """Where the leases live: root's, on a file system every process here shares."""
+        base = Path("/run") if os.access("/run", os.W_OK) else Path(tempfile.gettempdir())
+        return base / "arena-uids"
+
     def take(self) -> int:
-        """A free uid of this process's block.
+        """A uid no live bot and no account has.
 
         Raises:
-            SandboxError: when all 64 are in use.
+            SandboxError: when every uid of the range is leased.
         """
+        folder = self.folder
+        folder.mkdir(mode=0o700, exist_ok=True)
+        start = os.getpid() * 64 % self.COUNT
         with self.lock:
-            for uid in range(self.base, self.base + self.SIZE):
-                if uid not in self.used and not _has_account(uid):
-                    self.used.add(uid)
-                    return uid
-        raise SandboxError(f"all {self.SIZE} bot uids of this arena process are in use")
+            for step in range(self.COUNT):
+                uid = self.FIRST + (start + step) % self.COUNT
+                if uid in self.held or _has_account(uid):
+                    continue
+                fd = os.open(folder / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    os.close(fd)
+                    continue  # another process's bot has it
+                self.held[uid] = fd
+                return uid
+        raise SandboxError(f"all {self.COUNT} bot uids of this machine are in use")
 
     def give_back(self, uid: int) -> None:
         """Free a uid once nothing of its bot runs any more."""
         with self.lock:
-            self.used.discard(uid)
+            fd = self.held.pop(uid, None)
+        if fd is not None:
+            os.close(fd)  # closing the file drops the lock
 
-    def probe(self) -> int:
-        """A uid to try the layer with (the last of the block)."""
-        return self.base + self.SIZE - 1
+    def forget(self) -> None:
+        """In a forked child: let go of the parent's leases (they stay the parent's)."""
+        self.lock = threading.Lock()
+        for fd in self.held.values():
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self.held = {}
 
 
 _UIDS = _UidPool()
+os.register_at_fork(after_in_child=_UIDS.forget)
 
 
 def _has_account(uid: int) -> bool:

@@ -47,6 +47,7 @@ PR_CAPBSET_DROP = 24
 PR_SET_SECUREBITS = 28
 PR_CAP_AMBIENT = 47
 PR_CAP_AMBIENT_CLEAR_ALL = 4
+CAPABILITY_VERSION_3 = 0x20080522
 # SECBIT_NOROOT, _NO_SETUID_FIXUP, _KEEP_CAPS and the lock of each.
 SECUREBITS_LOCKED_DOWN = 0b101111
 SECCOMP_MODE_FILTER = 2
@@ -115,6 +116,29 @@ def drop_capabilities(lib: ctypes.CDLL) -> None:
             raise OSError(ctypes.get_errno(), "cannot clear the ambient capabilities")
     except (OSError, ValueError) as error:
         fail("capabilities", str(error))
+
+
+def become(lib: ctypes.CDLL, uid: int) -> None:
+    """Become the bot slot's own uid (and gid), with no capability left in any set.
+
+    setuid from root clears the permitted, effective and ambient sets; the
+    bounding set (emptied first, while CAP_SETPCAP is held: under bubblewrap
+    started as root that is the one power besides setuid and setgid the
+    trampoline keeps) and the inheritable set (emptied after) are not.
+    """
+    try:
+        with open("/proc/sys/kernel/cap_last_cap") as last:
+            last_cap = int(last.read())
+        for cap in range(last_cap + 1):
+            prctl(lib, PR_CAPBSET_DROP, cap)
+        os.setgroups([])
+        os.setgid(uid)
+        os.setuid(uid)
+        header = struct.pack("=Ii", CAPABILITY_VERSION_3, 0)
+        if lib.capset(header, bytes(24)) != 0:  # two empty (effective, permitted, inheritable)
+            raise OSError(ctypes.get_errno(), "cannot clear the inheritable capabilities")
+    except (OSError, ValueError) as error:
+        fail("separate uid", f"{uid}: {error}")
 
 
 def join_cgroups(paths: list[str]) -> None:
@@ -260,14 +284,16 @@ def main() -> None:
     os.umask(0o077)
     set_limits(config.get("limits", {}))
     uid = config.get("uid")
-    if uid is not None:
-        try:
-            os.setgroups([])
-            os.setgid(uid)
-            os.setuid(uid)
-        except OSError as error:
-            fail("separate uid", f"{uid}: {error}")
     lib = libc()
+    if uid is not None:
+        become(lib, uid)
+    if config.get("chdir"):
+        # After the uid: bubblewrap, as root without capabilities, may not enter a
+        # folder that only the bot's uid owns.
+        try:
+            os.chdir(config["chdir"])
+        except OSError as error:
+            fail("working folder", str(error))
     try:
         prctl(lib, PR_SET_PDEATHSIG, 9)  # after setuid, which would clear it
         if config.get("parent") is not None and os.getppid() != config["parent"]:
