@@ -527,9 +527,19 @@ Strategy.observe = _four_seats_only
 """
 
 
+#: Appended to an upload's strategy: its processes refuse to play as the server's user.
+NOT_AS_THE_SERVER = """
+import os as _os
+if _os.getuid() == {uid}:
+    raise SystemExit("this bot runs as the server's user")
+"""
+
+
 def test_an_uploads_build_runs_jailed(server: Server, tmp_path: Path) -> None:
     """A build is a stranger's code: it cannot read the server's secrets, write outside
-    its folder, or reach the network; it still builds its own folder."""
+    its folder, or reach the network; it still builds its own folder. Run as root, the
+    build and every process of the bot run under uids of their own, never the server's
+    (the bot's self-play game would fail), though the server's folder is its own only."""
     secrets = server.folder / "secrets.json"
     before = secrets.read_bytes()
     probes = "\n".join([
@@ -538,15 +548,22 @@ def test_an_uploads_build_runs_jailed(server: Server, tmp_path: Path) -> None:
         f"echo pwned > {tmp_path}/canary && echo LEAK-canary || echo refused-canary",
         "python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", "
         f"{server.port}), 3)' && echo LEAK-net || echo refused-net",
+        f'[ "$(id -u)" != {os.geteuid()} ] && echo refused-uid || echo LEAK-uid',
+        "echo built > made.txt",
     ])  # fmt: skip
+    assert server.folder.stat().st_mode & 0o777 == 0o700
     ann = author(server, "ann")
-    upload = zipped(KIT, build="sh probes.sh", files={"probes.sh": probes})
+    change = NOT_AS_THE_SERVER.format(uid=os.geteuid()) if os.geteuid() == 0 else ""
+    upload = zipped(KIT, change=change, build="sh probes.sh", files={"probes.sh": probes})
     assert server.call("POST", "/api/v1/bots", token=ann, upload=upload)[0] == 202
     assert settled(server, "python-greedy")["status"] == "active"
     status, log = server.text("/api/v1/versions/python-greedy/build-log", ann)
     assert status == 200 and "LEAK" not in log, log
-    assert all(f"refused-{probe}" in log for probe in ("read", "write", "canary", "net")), log
+    probes_refused = ("read", "write", "canary", "net", *(("uid",) if os.geteuid() == 0 else ()))
+    assert all(f"refused-{probe}" in log for probe in probes_refused), log
     assert secrets.read_bytes() == before and not (tmp_path / "canary").exists()
+    made = next(server.folder.glob("bots/*/1/**/made.txt"))
+    assert made.stat().st_uid == os.geteuid(), "the build's files are the server's after it"
 
 
 def test_a_version_that_fails_its_self_play_game_is_not_made_active(server: Server) -> None:

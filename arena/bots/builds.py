@@ -40,6 +40,7 @@ import re
 import shlex
 import shutil
 import signal
+import stat
 import subprocess
 import tempfile
 import threading
@@ -361,6 +362,11 @@ def _run_jailed(spec: BotSpec, command: str, home: Path, log: Path, jail: BuildJ
         **_cache_env(dict(jail.caches), scratch, network=jail.network),
     }
     problem = ""
+    if confinement.uid is not None:
+        # The build's uid writes its folder and HOME; its files go back to arena's user
+        # after, readable by all (each bot process of the version has a uid of its own).
+        hand_over(home, confinement.uid)
+        hand_over(scratch, confinement.uid)
     try:
         with log.open("wb") as out:
             out.write(f"$ {command}\n# in {home}, confined\n".encode())
@@ -383,7 +389,10 @@ def _run_jailed(spec: BotSpec, command: str, home: Path, log: Path, jail: BuildJ
     except OSError as error:
         raise BuildFailed(spec.name, f"cannot run its build {command!r}: {error}") from None
     finally:
+        uid = confinement.uid
         confinement.release(set())
+        if uid is not None:
+            hand_over(home, os.geteuid(), public=True)
         shutil.rmtree(scratch, ignore_errors=True)
     if problem:
         raise BuildFailed(spec.name, problem, log)
@@ -392,6 +401,26 @@ def _run_jailed(spec: BotSpec, command: str, home: Path, log: Path, jail: BuildJ
         if offline is not None:
             raise BuildFailed(spec.name, offline, log)
     _check_result(spec, command, process.returncode, log, [])
+
+
+def hand_over(folder: Path, uid: int, *, public: bool = False) -> None:
+    """Give ``folder`` and everything in it to ``uid`` (links themselves, never what they
+    name); ``public``: also let every user read it, and run what its owner may run.
+
+    A jailed build's folder goes to its uid for the build, and back after it,
+    open to the uids its bot processes get: inside the server's folder, which
+    no one else may enter, only a sandbox that binds it can reach it.
+    """
+    paths = [folder]
+    for top, folders, files in os.walk(folder):  # links to folders are not followed
+        paths.extend(Path(top, name) for name in (*folders, *files))
+    for path in paths:
+        os.chown(path, uid, uid, follow_symlinks=False)
+        if public and not path.is_symlink():
+            mode = path.lstat().st_mode
+            wanted = mode | stat.S_IROTH | (stat.S_IXOTH if mode & stat.S_IXUSR else 0)
+            if wanted != mode:
+                path.chmod(stat.S_IMODE(wanted))
 
 
 def _cache_env(caches: dict[str, str], scratch: Path, *, network: bool) -> dict[str, str]:

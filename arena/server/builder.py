@@ -20,8 +20,8 @@ An upload's build is a stranger's code: it runs jailed
 (:class:`arena.bots.builds.BuildJail`: the bots' sandbox, writing only its
 folder, no network unless ``build_network``, the server's build limits),
 from the package caches the builder fills when it starts
-(:mod:`arena.server.caches`). Not yet: a uid of its own (the server's folder
-is its owner's only, so the build runs as that user without capabilities).
+(:mod:`arena.server.caches`). Run as root, it runs under a uid of its own
+(:func:`arena.bots.builds.hand_over`), as every bot process does.
 """
 
 from __future__ import annotations

@@ -29,6 +29,7 @@ from pathlib import Path
 import platformdirs
 
 from arena import shipped
+from arena.bots.builds import hand_over
 
 #: Seconds a cache's fill may take (the first one downloads every crate of the kit).
 FILL_S = 600
@@ -66,6 +67,8 @@ def fill(say: Callable[[str], None], root: Path | None = None) -> dict[str, str]
         modules = root / "go"
         modules.mkdir(parents=True, exist_ok=True)
         filled["go"] = str(modules)
+    # Public packages, read by builds under uids of their own (whatever the umask).
+    hand_over(root, os.geteuid(), public=True)
     return filled
 
 

@@ -77,7 +77,6 @@ def ladder(config_path: Path, folder: Path, url: str, jobs: int) -> None:
     """Play the ladder (:mod:`arena.server.ladder`) until SIGTERM (exit status 143)."""
     from arena.bots.health import build_all  # noqa: PLC0415
     from arena.events.run import run  # noqa: PLC0415
-    from arena.events.settings import RunFlags, resolve_running  # noqa: PLC0415
     from arena.server.config import load_server_config  # noqa: PLC0415
     from arena.server.folder import prepare  # noqa: PLC0415
     from arena.server.ladder import (  # noqa: PLC0415
@@ -86,6 +85,7 @@ def ladder(config_path: Path, folder: Path, url: str, jobs: int) -> None:
         LadderField,
         Watch,
         field_now,
+        game_settings,
         ladder_event,
         wait_while_paused,
     )
@@ -98,7 +98,7 @@ def ladder(config_path: Path, folder: Path, url: str, jobs: int) -> None:
     setup(folder, config, secrets, url)
     os.environ[CACHE_ENV] = str(folder / "cache")
     house = config_bots(config.event, config.path)
-    running = resolve_running(RunFlags(), config.event)
+    _, running = game_settings(config.event)
     sandbox = running.sandbox.capabilities()
     with stop_like_ctrl_c():
         try:

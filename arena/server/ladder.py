@@ -15,6 +15,7 @@ ids that say nothing. Until the field can fill a table, it waits.
 
 from __future__ import annotations
 
+import os
 import signal
 import sqlite3
 import threading
@@ -150,8 +151,16 @@ class LadderField:
 
 def game_settings(event: dict[str, Any]) -> tuple[Rules, Running]:
     """The rules of the competition's games, and how its bots run (limits, sandbox):
-    the ladder's and the builder's self-play game's."""
+    the ladder's, the builder's self-play game's and the version tests'.
+
+    Run as root, every bot and build gets a uid of its own or does not run
+    (the ``uids`` protection): a stranger's code never runs as the server's
+    user, even without capabilities.
+    """
     running = resolve_running(RunFlags(), event)
+    if os.geteuid() == 0 and not running.sandbox.off:
+        wanted = tuple(dict.fromkeys((*running.sandbox.wanted, "uids")))
+        running = replace(running, sandbox=replace(running.sandbox, wanted=wanted))
     rules = rules_from(
         (), players=event.get("players"), base=event.get("rules", {}), seats="players"
     )

@@ -83,7 +83,9 @@ def check_sandbox(capabilities: Capabilities) -> None:
     Raises:
         SandboxError: naming the first protection missing (``arena sandbox`` says more).
     """
-    missing = [name for name in REQUIRED if not capabilities.provides(name)]
+    # Run as root, no stranger's code may run as the server's user (arena.server.ladder).
+    wanted = (*REQUIRED, "uids") if capabilities.root else REQUIRED
+    missing = [name for name in wanted if not capabilities.provides(name)]
     if missing:
         raise SandboxError(
             f"arena serve runs strangers' code, and this machine's sandbox cannot provide "
