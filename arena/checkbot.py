@@ -19,6 +19,7 @@ from typing import Any
 from arena.bots.builds import BuildWatcher
 from arena.bots.health import build_all
 from arena.bots.player import BYE_GRACE_S, ProcessPlayer
+from arena.bots.sandbox import Capabilities
 from arena.bots.spec import BotSpec, parse_bots
 from arena.errors import BotFault, FaultKind
 from arena.execute.game import play_one
@@ -265,11 +266,18 @@ def _answering_checks(games: int) -> list[str]:
 
 
 def check_bot(
-    spec: BotSpec, limits: Limits, *, games: int = 20, seed: int = 1, log_dir: Path | None = None
+    spec: BotSpec,
+    limits: Limits,
+    *,
+    games: int = 20,
+    seed: int = 1,
+    log_dir: Path | None = None,
+    sandbox: Capabilities | str | None = "detect",
 ) -> Iterator[Check]:
     """Run every check against the bot, yielding each result as it is known (its stderr
-    to ``log_dir/NAME.stderr.log`` where given)."""
-    player = ProcessPlayer(spec, limits, log_dir=log_dir)
+    to ``log_dir/NAME.stderr.log`` where given), in ``sandbox`` (every layer found, by
+    default; a server's, which gives a stranger's bot a uid of its own or refuses it)."""
+    player = ProcessPlayer(spec, limits, log_dir=log_dir, sandbox=sandbox)
     session = _Session(player, limits, seed)
     try:
         first = session.game(Rules())

@@ -564,6 +564,11 @@ def test_an_uploads_build_runs_jailed(server: Server, tmp_path: Path) -> None:
     assert secrets.read_bytes() == before and not (tmp_path / "canary").exists()
     made = next(server.folder.glob("bots/*/1/**/made.txt"))
     assert made.stat().st_uid == os.geteuid(), "the build's files are the server's after it"
+    layers = server.call("GET", "/api/v1/versions/python-greedy")[1]["sandbox"]
+    assert "landlock" in " ".join(layers) and ("separate-uids" in layers) == (os.geteuid() == 0)
+    status, page = server.text("/versions/python-greedy")
+    assert status == 200 and "separate-uids" in page
+    assert ("every process under a uid of its own" in page) == (os.geteuid() == 0)
 
 
 def test_a_version_that_fails_its_self_play_game_is_not_made_active(server: Server) -> None:

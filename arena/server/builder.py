@@ -166,7 +166,7 @@ def work_once(folder: Path, table: Table) -> bool:
         failed = next(
             (
                 check
-                for check in check_bot(spec, table.limits, games=CHECK_GAMES)
+                for check in check_bot(spec, table.limits, games=CHECK_GAMES, sandbox=table.sandbox)
                 if not check.passed
             ),
             None,
@@ -191,6 +191,8 @@ def work_once(folder: Path, table: Table) -> bool:
             version.against = previous
             version.verdict = running_verdict(previous.name)
             version.save(update_fields=["against", "verdict"])
+        version.sandbox = "" if table.sandbox is None else ", ".join(table.sandbox.layers)
+        version.save(update_fields=["sandbox"])
         _set(version, "active")
     return True
 

@@ -209,6 +209,9 @@ def version_object(version: Any, viewer: Any | None) -> dict[str, Any]:
         "sigma": None if rated is None else rated["sigma"],
         "score": None if rated is None else rated["score"],
         "verdict": json.loads(version.verdict) if version.verdict else None,
+        # Added to the contract's fields: the sandbox layers the version's bot got (null
+        # until it is checked; a house bot's are the ladder's own).
+        "sandbox": version.sandbox.split(", ") if version.sandbox else None,
     }
 
 

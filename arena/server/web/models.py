@@ -87,6 +87,9 @@ class Version(models.Model):
     )
     #: The test's verdict as the API gives it (JSON; "" until it starts).
     verdict: models.TextField[str, str] = models.TextField(blank=True, default="")
+    #: The sandbox layers its checks and self-play game ran in, comma-separated ("" until
+    #: it is checked): what its page says the bot gets.
+    sandbox: models.TextField[str, str] = models.TextField(blank=True, default="")
     created: models.DateTimeField[datetime, datetime] = models.DateTimeField(auto_now_add=True)
 
     class Meta:
