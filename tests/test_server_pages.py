@@ -102,6 +102,7 @@ def test_a_person_joins_submits_and_sees_the_version_build(league: Server) -> No
         time.sleep(0.5)
         _, _, page = ann.get("/versions/annbot")
     assert '<pre class="log"' not in page, "the Python kit has no build"
+    _static_files_are_served_cached_and_named_by_content(league, ann)
     _, _, account = ann.get("/account")
     assert 'href="/bots/annbot"' in account
     assert "Withdraw" not in Person(league).get("/bots/annbot")[2], "the owner's button"
@@ -115,6 +116,25 @@ def test_a_person_joins_submits_and_sees_the_version_build(league: Server) -> No
     status, url, _ = ann.post("/logout", {}, form="/account")
     assert (status, url) == (200, f"{league.url}/")
     assert ann.get("/account")[1] == f"{league.url}/login?next=/account"
+
+
+def _static_files_are_served_cached_and_named_by_content(league: Server, person: Person) -> None:
+    """The pages' style and scripts are files of their own (WhiteNoise): named by a digest,
+    cached for a year, and nothing else of the folder is served beside them."""
+    page = person.get("/")[2]
+    style = re.search(r'<link rel="stylesheet" href="(/static/site\.[0-9a-f]{12}\.css)">', page)
+    script = re.search(r'<script src="(/static/board\.[0-9a-f]{12}\.js)" defer>', page)
+    assert style and script, page
+    assert "<style>" not in page and "setInterval" not in page, "no inline style or script"
+    for path, kind, text in ((style.group(1), "text/css", "--accent"),
+                             (script.group(1), "javascript", "refreshMs")):  # fmt: skip
+        with urllib.request.urlopen(league.url + path, timeout=30) as answer:
+            assert kind in answer.headers["Content-Type"]
+            assert "immutable" in answer.headers["Cache-Control"]
+            assert text in answer.read().decode()
+    for path in ("/static/manifest.json", "/static/../secrets.json", "/static/site.css",
+                 "/static/%2e%2e/secrets.json"):  # fmt: skip
+        assert person.get(path)[0] == 404, path
 
 
 def test_pages_escape_what_strangers_wrote_and_keep_details_to_owners(

@@ -43,6 +43,7 @@ def serve(
             arena wrote the folder.
     """
     from arena.server.site import migrate, setup, site_url  # noqa: PLC0415 - Django
+    from arena.server.static import publish  # noqa: PLC0415
     from arena.server.uploads import register_house_bots  # noqa: PLC0415
 
     config = load_server_config(config_path)
@@ -56,6 +57,7 @@ def serve(
         url = site_url(config, host, port)
         setup(folder, config, secrets, url)
         copy = migrate(folder)
+        publish(folder)
         register_house_bots([bot.name for bot in config_bots(config.event, config.path)])
         if copy is not None:
             say(f"the server's database was upgraded; its copy from before is {copy}")

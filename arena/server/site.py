@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from arena.server import static
 from arena.server.config import ServerConfig
 from arena.server.folder import SERVER_DB, Secrets, ServerError
 
@@ -67,6 +68,9 @@ def django_settings(
         "INSTALLED_APPS": APPS,
         "MIDDLEWARE": [
             "django.middleware.security.SecurityMiddleware",
+            # The pages' style and scripts (arena.server.static), before sessions: a file
+            # costs no database read.
+            "whitenoise.middleware.WhiteNoiseMiddleware",
             "django.contrib.sessions.middleware.SessionMiddleware",
             "django.middleware.csrf.CsrfViewMiddleware",
             "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -88,6 +92,9 @@ def django_settings(
                 },
             }
         ],
+        "STATIC_URL": static.URL,
+        "STATIC_ROOT": str(folder / static.STATIC),
+        "WHITENOISE_IMMUTABLE_FILE_TEST": static.immutable,
         "LOGIN_URL": "/login",
         "APPEND_SLASH": False,
         "USE_TZ": True,

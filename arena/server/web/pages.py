@@ -29,11 +29,11 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
-from arena.report.html import CSS
 from arena.results.store import DATABASE, base_name, open_existing
 from arena.server.accounts import failed_attempt, join, new_token, throttled
 from arena.server.archive import ArchiveRefused
 from arena.server.errors import Refused
+from arena.server.static import urls
 from arena.server.web.api import address_of
 
 #: How often the leaderboard page fetches the standings again (a game shows within 5 s).
@@ -57,7 +57,7 @@ def show(request: HttpRequest, template: str, status: int = 200, **context: Any)
     """A page: ``template`` with the site's title and style and ``context``."""
     server = settings.ARENA["server"]
     context.setdefault("site_title", server.get("title") or "arena")
-    return render(request, f"web/{template}", {"css": CSS, **context}, status=status)
+    return render(request, f"web/{template}", {"static": urls(folder()), **context}, status=status)
 
 
 def readable(view: Page) -> Page:
