@@ -21,6 +21,7 @@ from arena.bots import builds
 from arena.bots.builds import CACHE_ENV, build_bot, toolchain
 from arena.bots.spec import BotSpec, parse_bot
 from arena.errors import BotError
+from tests.system import E2E, needs
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM_BOT = ROOT / "arena/samples/random_bot.py"
@@ -352,3 +353,37 @@ def test_a_build_that_reaches_for_the_network_says_so_in_one_line() -> None:
     assert builds.offline_reason("error: expected `;`") is None
     npm = "npm error code ENOTCACHED\nnpm error request to https://registry.npmjs.org/x failed\n"
     assert (builds.offline_reason(npm) or "").endswith("npm error code ENOTCACHED")
+
+
+@E2E
+@pytest.mark.parametrize(
+    ("kit", "made"),
+    [
+        pytest.param("typescript", "dist/bot.js", marks=needs(
+            {"npm": "npm", "node": "Node.js"}, "npm's cache was")),
+        pytest.param("java", "target/java-greedy.jar", marks=needs(
+            {"mvn": "Maven", "java": "a JDK"}, "Maven's cache was")),
+    ],
+)  # fmt: skip
+def test_a_kit_with_packages_builds_jailed_and_offline_from_the_servers_caches(
+    kit: str, made: str, tmp_path: Path
+) -> None:
+    """npm and Maven caches, filled once from the kits (as arena serve's builder does),
+    let an upload of the TypeScript or Java kit build with no network, under the jail,
+    from a clean folder kept owner-only (the server's folder is)."""
+    from arena.bots.sandbox import detect  # noqa: PLC0415
+    from arena.server import caches  # noqa: PLC0415
+
+    filled = caches.fill(print)
+    assert {"npm", "maven"} & filled.keys()
+    owner_only = tmp_path / "server"
+    owner_only.mkdir(mode=0o700)
+    folder = owner_only / kit
+    shutil.copytree(ROOT / "sample_bots" / kit, folder, ignore=shutil.ignore_patterns(
+        "node_modules", "dist", "target"))  # fmt: skip
+    jail = builds.BuildJail(detect(), caches=tuple(sorted(filled.items())))
+    done = build_bot(parse_bot(str(folder)), jail=jail)
+    assert done is not None and (folder / made).is_file(), done
+    log = done.log.read_text()
+    assert "# in" in log and "confined" in log
+    assert not list((folder).glob("**/.npm")), "the build's cache copy stays in its HOME"

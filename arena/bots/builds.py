@@ -78,7 +78,8 @@ TOOLCHAIN_ENV = ("RUSTUP_HOME", "GOROOT", "JAVA_HOME")
 _OFFLINE = re.compile(
     r"Could not resolve host|failed to download|no matching package named|"
     r"module lookup disabled by GOPROXY=off|ENOTFOUND|EAI_AGAIN|ENOTCACHED|"
-    r"Could not transfer artifact|Temporary failure in name resolution|Network is unreachable",
+    r"Could not transfer artifact|Temporary failure in name resolution|Network is unreachable|"
+    r"in offline mode and the artifact",
     re.IGNORECASE,
 )
 #: Words of a shell command that are not programs it runs.
@@ -439,6 +440,25 @@ def _cache_env(caches: dict[str, str], scratch: Path, *, network: bool) -> dict[
         env["GOMODCACHE"] = caches["go"]
         if not network:
             env["GOPROXY"] = "off"
+    # npm writes its cache even offline (a read-only one answers ENOTCACHED), and Maven 3.8
+    # has no read-only repository: each build writes in a copy of its own.
+    if "npm" in caches and Path(caches["npm"]).is_dir():
+        copy = scratch / ".npm"
+        shutil.copytree(caches["npm"], copy, symlinks=True)
+        env["npm_config_cache"] = str(copy)
+        if not network:
+            env["npm_config_offline"] = "true"
+    if "maven" in caches and Path(caches["maven"]).is_dir():
+        repository = scratch / ".m2" / "repository"
+        shutil.copytree(caches["maven"], repository, symlinks=True)
+        (scratch / ".m2" / "settings.xml").write_text(
+            "<settings>\n"
+            f"  <localRepository>{repository}</localRepository>\n"
+            f"  <offline>{'false' if network else 'true'}</offline>\n"
+            "</settings>\n"
+        )
+        # Java's user.home comes from the passwd entry, which a build's uid has none of.
+        env["MAVEN_OPTS"] = f"-Duser.home={scratch}"
     return env
 
 

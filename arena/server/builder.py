@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -81,10 +82,16 @@ class Table:
     jail: BuildJail | None = None
     #: Whether each new version is tested against the one it replaces (match_share > 0).
     tests: bool = True
+    #: Waits until the package caches are filled (a build needs them; a check does not).
+    filled: Callable[[], None] | None = None
 
     @classmethod
     def of(
-        cls, event: dict[str, Any], server: dict[str, Any], caches: dict[str, str] | None = None
+        cls,
+        event: dict[str, Any],
+        server: dict[str, Any],
+        caches: dict[str, str] | None = None,
+        filled: Callable[[], None] | None = None,
     ) -> Table:
         """The table of the competition whose tournament keys are ``event`` and whose
         ``[server]`` table is ``server`` (its build limits); uploads build from the
@@ -106,7 +113,7 @@ class Table:
                 caches=tuple(sorted((caches or {}).items())),
             )
         tests = server["match_share"] > 0
-        return cls(rules, running.limits, running.resources, sandbox, jail, tests)
+        return cls(rules, running.limits, running.resources, sandbox, jail, tests, filled)
 
 
 def self_play(spec: BotSpec, table: Table, key: str) -> str:
@@ -155,6 +162,8 @@ def work_once(folder: Path, table: Table) -> bool:
     log = build_log(folder, name)
     try:
         spec = as_bot(folder, version, table.resources)
+        if spec.build is not None and table.filled is not None:
+            table.filled()
         try:
             built = build_bot(spec, jail=table.jail)
         except BuildFailed as failure:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import socket
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -55,7 +56,7 @@ def web(config_path: Path, folder: Path, url: str, fd: int) -> None:
 def builder(config_path: Path, folder: Path, url: str) -> None:
     """Build and check queued versions until SIGTERM (exit status 143)."""
     from arena.server import builder as work  # noqa: PLC0415
-    from arena.server.caches import fill  # noqa: PLC0415
+    from arena.server.caches import fill, planned  # noqa: PLC0415
     from arena.server.config import load_server_config  # noqa: PLC0415
     from arena.server.folder import prepare  # noqa: PLC0415
     from arena.server.site import setup  # noqa: PLC0415
@@ -67,8 +68,13 @@ def builder(config_path: Path, folder: Path, url: str) -> None:
     # process group is killed, nothing is recorded, and the next start queues it again.
     with stop_like_ctrl_c():
         try:
-            caches = fill(lambda line: print(line, file=sys.stderr))
-            work.run(folder, work.Table.of(config.event, config.server, caches))
+            # A first fill takes a minute (Maven): builds wait for it, nothing else does.
+            filling = threading.Thread(
+                target=fill, args=(lambda line: print(line, file=sys.stderr),), daemon=True
+            )
+            filling.start()
+            table = work.Table.of(config.event, config.server, planned(), filled=filling.join)
+            work.run(folder, table)
         except KeyboardInterrupt:
             sys.exit(143)
 
