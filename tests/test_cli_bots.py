@@ -200,7 +200,7 @@ def test_require_unknown_or_missing_protection_is_a_one_line_error() -> None:
     assert result.exit_code == 1
     assert result.output.strip() == (
         "Error: unknown protection 'walls'; known: net, fs, tree-kill, memory, processes, "
-        "signals, privileges"
+        "signals, privileges, uids"
     )
 
 
