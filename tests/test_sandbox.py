@@ -434,6 +434,14 @@ def test_a_file_only_its_owner_may_read_gets_no_uid_and_a_server_refuses_it() ->
                 f"bot cannot run under a uid of its own: {folder / 'who.py'} may be read by "
                 "its owner only"
             )
+            # In a game it is the bot's fault (it forfeits), not the machine's.
+            strict = replace(capabilities, uid_required=True)
+            process = BotProcess(BotSpec(name="who", argv=argv, source="x"), sandbox=strict)
+            with pytest.raises(BotFault) as forfeited:
+                process.start()
+            assert forfeited.value.kind is FaultKind.CRASH
+            assert "who cannot run under a uid of its own" in forfeited.value.detail
+            assert process.scratch is None, "its scratch folder went with it"
         finally:
             shutil.rmtree(scratch)
     finally:
@@ -477,3 +485,54 @@ def test_two_arena_processes_never_lease_the_same_uid() -> None:
     finally:
         other.kill()
         other.wait()
+
+
+def test_a_link_in_a_folder_bound_entry_by_entry_is_made_again_never_followed(
+    tmp_path: Path,
+) -> None:
+    """bubblewrap, as root, would mount what a bound link names; a folder the bot's uid may
+    not list is bound entry by entry, and a link among them is made again as a link."""
+    folder = tmp_path / "bot"
+    folder.mkdir(mode=0o700)
+    (folder / "bot.py").write_text("print('hi')\n")
+    (folder / "bot.py").chmod(0o644)
+    (folder / "leak").symlink_to("/etc")
+    reach = sandbox_module.Reach.plan([str(folder)], [], executable=sys.executable)
+    assert (str(folder / "leak"), "link") in reach.steps
+    assert dict(reach.links) == {str(folder / "leak"): "/etc"}
+    arguments = reach.arguments()
+    assert ["--symlink", "/etc", str(folder / "leak")] == arguments[
+        arguments.index("--symlink") : arguments.index("--symlink") + 3
+    ]
+    assert str(folder / "leak") not in [
+        arguments[i + 1] for i, word in enumerate(arguments) if word == "--ro-bind"
+    ]
+    assert (str(folder / "bot.py"), "ro") in reach.steps and reach.problem == ""
+
+
+def test_uid_leases_live_only_in_a_folder_of_ours_and_skip_subordinate_ranges(
+    tmp_path: Path,
+) -> None:
+    """Leases are refused in a folder others may write (where another user could unlink a
+    lease); a uid of a subordinate range (a user's rootless containers) is never given."""
+    pool = sandbox_module._UidPool()
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o777)
+    shared.chmod(0o777)
+    with (
+        mock.patch.object(sandbox_module._UidPool, "FOLDER", shared),
+        pytest.raises(SandboxError, match="is not a folder of this user's alone"),
+    ):
+        pool.take()
+    first = sandbox_module._UidPool.FIRST
+    reserved = ((first, 5), (first + 6, 1))
+    with (
+        mock.patch.object(sandbox_module._UidPool, "FOLDER", tmp_path / "leases"),
+        mock.patch.object(sandbox_module, "_subordinate_ranges", return_value=reserved),
+        mock.patch("os.getpid", return_value=0),  # the search starts at FIRST
+    ):
+        taken = [pool.take() for _ in range(3)]
+    assert taken == [first + 5, first + 7, first + 8]
+    assert (tmp_path / "leases").stat().st_mode & 0o777 == 0o700
+    for uid in taken:
+        pool.give_back(uid)

@@ -35,6 +35,7 @@ from arena.bots.sandbox import (
     Capabilities,
     Confinement,
     CpuGrant,
+    NoUidForBot,
     ResourceLimits,
     confine,
     descendants,
@@ -185,14 +186,18 @@ class BotProcess:
         }
         argv = list(self.spec.argv)
         if self.sandbox is not None:
-            self.confinement = confine(
-                argv,
-                Path(self.scratch),
-                self.limits,
-                self.sandbox,
-                read_paths=[str(self.spec.home)] if self.spec.home else [],
-                name=self.spec.name,
-            )
+            try:
+                self.confinement = confine(
+                    argv,
+                    Path(self.scratch),
+                    self.limits,
+                    self.sandbox,
+                    read_paths=[str(self.spec.home)] if self.spec.home else [],
+                    name=self.spec.name,
+                )
+            except NoUidForBot as refused:  # it forfeits, as a bot that cannot start
+                self._remove_scratch()
+                raise BotFault(FaultKind.CRASH, str(refused)) from None
             argv = self.confinement.argv
         try:
             with _STARTING:

@@ -97,6 +97,11 @@ class SandboxError(ArenaError):
     """A required protection is not available on this machine."""
 
 
+class NoUidForBot(SandboxError):
+    """The ``uids`` protection is required and this bot cannot get a uid of its own (a
+    file of its that only its owner may read): the bot's fault, not the machine's."""
+
+
 @dataclass(frozen=True)
 class ResourceLimits:
     """Resource limits of one bot process (``None``: no limit of that kind).
@@ -326,9 +331,13 @@ def detect() -> Capabilities:
         # Under bubblewrap, started as root, the trampoline inside takes the bot's uid,
         # so any Python runs it; elsewhere the uid comes first and the Python must be public.
         runner = sys.executable if bwrap else uid_python
-        own_uids = runner is not None and _uid_works(runner, bwrap, unshare)
-        if not own_uids:
-            notes.append("separate uids: a bot could not be started under a uid of its own")
+        try:
+            own_uids = runner is not None and _uid_works(runner, bwrap, unshare)
+        except SandboxError as error:  # nowhere to keep leases
+            notes.append(f"separate uids: {error}")
+        else:
+            if not own_uids:
+                notes.append("separate uids: a bot could not be started under a uid of its own")
     if os.geteuid() == 0 and not drop:
         notes.append("capabilities: a bot started as root could not give them up")
     raise_limits = _has_capability(CAP_SYS_RESOURCE)
@@ -383,16 +392,20 @@ class Confinement:
     #: The bot slot's own uid, or None when the bot runs as arena's user.
     uid: int | None = None
 
-    def release(self, live: set[int]) -> None:
-        """Kill whatever is left of the bot (cgroups, adopted orphans) and remove its cgroups.
-
-        ``live`` holds the pids of bots still running, which are spared.
-        """
+    def stop(self, live: set[int]) -> None:
+        """Kill whatever is left of the bot (cgroups, adopted orphans, its uid's processes),
+        keeping its uid leased and its cgroups; ``live`` holds the pids of bots still
+        running, which are spared."""
         for group in self.cgroups:
             kill_cgroup(group)
         # Nothing leaves its cgroup (its files are not the bot's to write): with cgroups,
         # killing them reached every process of the uid, and the costly search is skipped.
         kill_leftovers(live, uid=None if self.cgroups else self.uid)
+
+    def release(self, live: set[int]) -> None:
+        """Kill whatever is left of the bot (:meth:`stop`), remove its cgroups and give
+        its uid back."""
+        self.stop(live)
         for group in self.cgroups:
             remove_cgroup(group)
         self.cgroups = []
@@ -457,7 +470,11 @@ def confine(
     if not problem:
         python = uid_python if reach is None and uid_python else python
         uid = _UIDS.take()
-        os.chown(scratch, uid, uid)
+        try:
+            os.chown(scratch, uid, uid)
+        except OSError:
+            _UIDS.give_back(uid)
+            raise
         rlimits["processes"] = limits.processes  # counted per uid: this bot's own
         if not capabilities.raise_limits and limits.cpu_s:
             # Another uid's limit cannot be raised per game without CAP_SYS_RESOURCE:
@@ -466,7 +483,7 @@ def confine(
     elif capabilities.uid_required:
         for group in groups:
             remove_cgroup(group)
-        raise SandboxError(f"{name} cannot run under a uid of its own: {problem}")
+        raise NoUidForBot(f"{name} cannot run under a uid of its own: {problem}")
     config: dict[str, Any] = {
         "parent": os.getpid(),
         "limits": rlimits,
@@ -635,10 +652,12 @@ class Reach:
     that is its owner's alone stays unreadable: that is :attr:`problem`.
     """
 
-    #: (path, "tmpfs" | "dir" | "ro" | "rw"), in the order bubblewrap applies them.
+    #: (path, "tmpfs" | "dir" | "ro" | "link"), in the order bubblewrap applies them.
     steps: tuple[tuple[str, str], ...]
     #: Why the bot's uid still could not read what it needs ("" when it can).
     problem: str
+    #: What each "link" step's symbolic link names (made again, never followed).
+    links: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def plan(cls, reads: Sequence[str], writes: Sequence[str], *, executable: str) -> Reach:
@@ -654,6 +673,7 @@ class Reach:
         if program.is_absolute() and program.exists() and not _mode(program) & stat.S_IXOTH:
             problem = f"{program} may be run by its owner only"
         steps: dict[str, str] = {}
+        links: dict[str, str] = {}
         found = _closed_ancestors(wanted)
         closed = [folder for folder in found if not _under(folder, found)]
         for folder in closed:
@@ -674,28 +694,37 @@ class Reach:
                 steps[path] = "tmpfs"
                 for entry in entries[:_MOST_ENTRIES]:
                     inside = os.path.join(path, entry)
+                    if os.path.islink(inside):
+                        # Bound, a link would show what it names (bubblewrap, as root,
+                        # follows it): made again as a link, it names what the bot may reach.
+                        steps[inside] = "link"
+                        links[inside] = os.readlink(inside)
+                        continue
                     problem = problem or _unreadable(inside)
                     steps[inside] = "ro"
             elif path not in steps or steps[path] == "dir":
                 problem = problem or _unreadable(path)
                 steps[path] = "ro"
         ordered = sorted(steps.items(), key=lambda item: (_depth(item[0]), _ORDER[item[1]]))
-        return cls(tuple(ordered), problem)
+        return cls(tuple(ordered), problem, tuple(sorted(links.items())))
 
     def arguments(self) -> list[str]:
         """bubblewrap's arguments for the read-only side (before the writable binds)."""
         args: list[str] = []
+        links = dict(self.links)
         for path, kind in self.steps:
             if kind == "tmpfs":
                 args += ["--perms", "0755", "--tmpfs", path]
             elif kind == "dir":
                 args += ["--perms", "0755", "--dir", path]
+            elif kind == "link":
+                args += ["--symlink", links[path], path]
             else:
                 args += ["--ro-bind", path, path]
         return args
 
 
-_ORDER = {"tmpfs": 0, "dir": 1, "ro": 2}
+_ORDER = {"tmpfs": 0, "dir": 1, "ro": 2, "link": 2}
 
 
 def _depth(path: str) -> int:
@@ -724,7 +753,7 @@ def _unreadable(path: str) -> str:
     """Why other users may not read ``path`` ("" when they may)."""
     mode = _mode(Path(path))
     need = _OPEN_DIR if stat.S_ISDIR(mode) else stat.S_IROTH
-    if stat.S_ISLNK(os.lstat(path).st_mode) or mode & need == need:
+    if mode & need == need:
         return ""
     return f"{path} may be read by its owner only"
 
@@ -950,35 +979,55 @@ class _UidPool:
     processes rarely try the same uid.
     """
 
-    FIRST = 100_000
+    #: Above the uids systemd gives containers (up to 0x6FFF0000) and Debian's first
+    #: subordinate ranges (100000-), below 2**31 (software that reads a uid as signed).
+    FIRST = 2_000_000_000
     COUNT = 65_536
+    #: Where the leases live: root's, in /run (never /tmp, where another user could
+    #: make the folder first, or a cleaner remove a lease held for weeks).
+    FOLDER = Path("/run/arena-uids")
 
     def __init__(self) -> None:
         self.held: dict[int, int] = {}  # uid -> the lock file's descriptor
         #: Threads that start bots at once (a field's probes) must not share a uid.
         self.lock = threading.Lock()
 
-    @property
-    def folder(self) -> Path:
-        """Where the leases live: root's, on a file system every process here shares."""
-        base = Path("/run") if os.access("/run", os.W_OK) else Path(tempfile.gettempdir())
-        return base / "arena-uids"
-
-    def take(self) -> int:
-        """A uid no live bot and no account has.
+    def _folder(self) -> Path:
+        """The leases' folder, made if need be, checked to be this user's own.
 
         Raises:
-            SandboxError: when every uid of the range is leased.
+            SandboxError: when it cannot be made, or is not a folder only we may write.
         """
-        folder = self.folder
-        folder.mkdir(mode=0o700, exist_ok=True)
+        try:
+            self.FOLDER.mkdir(mode=0o700, exist_ok=True)
+            seen = os.lstat(self.FOLDER)
+        except OSError as error:
+            raise SandboxError(f"cannot keep bot uid leases in {self.FOLDER}: {error}") from None
+        if not stat.S_ISDIR(seen.st_mode) or seen.st_uid != os.geteuid() or seen.st_mode & 0o077:
+            raise SandboxError(
+                f"{self.FOLDER} is not a folder of this user's alone: bot uids are not leased"
+            )
+        return self.FOLDER
+
+    def take(self) -> int:
+        """A uid no live bot, no account and no subordinate range (/etc/subuid) has.
+
+        Raises:
+            SandboxError: when every uid of the range is leased, or there is nowhere to
+                keep leases.
+        """
+        folder = self._folder()
+        reserved = _subordinate_ranges()
         start = os.getpid() * 64 % self.COUNT
         with self.lock:
             for step in range(self.COUNT):
                 uid = self.FIRST + (start + step) % self.COUNT
                 if uid in self.held or _has_account(uid):
                     continue
-                fd = os.open(folder / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+                if any(first <= uid < first + count for first, count in reserved):
+                    continue
+                flags = os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW
+                fd = os.open(folder / str(uid), flags, 0o600)
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except BlockingIOError:
@@ -1006,6 +1055,20 @@ class _UidPool:
 
 _UIDS = _UidPool()
 os.register_at_fork(after_in_child=_UIDS.forget)
+
+
+@cache
+def _subordinate_ranges() -> tuple[tuple[int, int], ...]:
+    """(first, count) of every subordinate uid and gid range given to users (rootless
+    containers run as those uids: a bot's uid must not be one, nor be killed as one)."""
+    ranges = []
+    for table in ("/etc/subuid", "/etc/subgid"):
+        with contextlib.suppress(OSError):
+            for line in Path(table).read_text().splitlines():
+                fields = line.split(":")
+                if len(fields) == 3 and fields[1].isdigit() and fields[2].isdigit():
+                    ranges.append((int(fields[1]), int(fields[2])))
+    return tuple(ranges)
 
 
 def _has_account(uid: int) -> bool:
