@@ -387,3 +387,33 @@ def test_a_kit_with_packages_builds_jailed_and_offline_from_the_servers_caches(
     log = done.log.read_text()
     assert "# in" in log and "confined" in log
     assert not list((folder).glob("**/.npm")), "the build's cache copy stays in its HOME"
+
+
+def test_a_hostile_builds_leftovers_neither_hang_nor_stop_the_builder(tmp_path: Path) -> None:
+    """A build may leave a FIFO, a link to /dev/zero and a tree nested past PATH_MAX in its
+    folder: recording its outputs opens none of them, and the folder is taken back whole
+    from the build's uid (coreutils walk by descriptor)."""
+    # 1100 levels (past Python's recursion), 5500 characters (past PATH_MAX), 100 at a time.
+    nest = (
+        'p=$(printf "xxxx/%.0s" $(seq 100)); i=0; '
+        'while [ $i -lt 11 ]; do mkdir -p "$p" && cd -P "$p" || exit 1; i=$((i+1)); done'
+    )
+    leftovers = "\n".join([
+        "mkfifo out/fifo",
+        "ln -s /dev/zero out/zero",
+        f"(cd $HOME && {nest})",
+        nest,
+        "echo deep > bottom.txt",
+    ])  # fmt: skip
+    folder = jailed_folder(tmp_path, leftovers)
+    started = time.monotonic()
+    done = build_jailed(folder)
+    assert done is not None and (folder / "out" / "bot.py").is_file()
+    assert time.monotonic() - started < 60
+    strays = subprocess.run(
+        ["find", str(folder), "!", "-user", str(os.geteuid())],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert strays == "", "every file is arena's user's again"
+    builds.remove_tree(folder)  # pytest's own clean-up (shutil.rmtree) would recurse past
+    assert not folder.exists()

@@ -53,7 +53,7 @@ from typing import Any, Protocol
 
 import platformdirs
 
-from arena.bots.sandbox import Capabilities, ResourceLimits, confine
+from arena.bots.sandbox import Capabilities, Confinement, ResourceLimits, SandboxError, confine
 from arena.bots.spec import BUILD_CACHES, BotSpec
 from arena.errors import BotError
 from arena.signals import held_stops
@@ -343,32 +343,35 @@ def _run_jailed(spec: BotSpec, command: str, home: Path, log: Path, jail: BuildJ
         file_size_mb=jail.disk_mb,
         open_files=4096,
     )
-    confinement = confine(
-        [shutil.which(build[0]) or build[0], *build[1:]],
-        scratch,
-        limits,
-        jail.capabilities,
-        read_paths=[*toolchain_paths(build), *(path for _, path in jail.caches)],
-        name=f"build-{spec.name}",
-        write_paths=[str(home)],
-        workdir=home,
-        network=jail.network,
-    )
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
-        "HOME": str(scratch),
-        "TMPDIR": str(scratch),
-        "LANG": "C.UTF-8",
-        **toolchain_env(),
-        **_cache_env(dict(jail.caches), scratch, network=jail.network),
-    }
+    confinement: Confinement | None = None
+    handed = False  # the folder is the build uid's: given back before the uid is
     problem = ""
-    if confinement.uid is not None:
-        # The build's uid writes its folder and HOME; its files go back to arena's user
-        # after, readable by all (each bot process of the version has a uid of its own).
-        hand_over(home, confinement.uid)
-        hand_over(scratch, confinement.uid)
     try:
+        confinement = confine(
+            [shutil.which(build[0]) or build[0], *build[1:]],
+            scratch,
+            limits,
+            jail.capabilities,
+            read_paths=[*toolchain_paths(build), *(path for _, path in jail.caches)],
+            name=f"build-{spec.name}",
+            write_paths=[str(home)],
+            workdir=home,
+            network=jail.network,
+        )
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
+            "HOME": str(scratch),
+            "TMPDIR": str(scratch),
+            "LANG": "C.UTF-8",
+            **toolchain_env(),
+            **_cache_env(dict(jail.caches), scratch, network=jail.network),
+        }
+        if confinement.uid is not None:
+            # The build's uid writes its folder and HOME; its files go back to arena's
+            # user after, readable by all (each bot process has a uid of its own).
+            handed = True
+            hand_over(home, confinement.uid)
+            hand_over(scratch, confinement.uid)
         with log.open("wb") as out:
             out.write(f"$ {command}\n# in {home}, confined\n".encode())
             with held_stops():
@@ -386,15 +389,24 @@ def _run_jailed(spec: BotSpec, command: str, home: Path, log: Path, jail: BuildJ
             except BaseException:
                 _kill(process)
                 raise
-            copier.join()
-    except OSError as error:
+            finally:
+                copier.join(timeout=10)  # before the log closes: it writes there
+    except (OSError, SandboxError) as error:
         raise BuildFailed(spec.name, f"cannot run its build {command!r}: {error}") from None
     finally:
-        uid = confinement.uid
-        confinement.release(set())
-        if uid is not None:
-            hand_over(home, os.geteuid(), public=True)
-        shutil.rmtree(scratch, ignore_errors=True)
+        if confinement is not None:
+            # Everything of the build dies, its folder comes back, then its uid is free:
+            # never a moment when another bot holds the uid that owns these files.
+            confinement.stop(set())
+            if handed:
+                try:
+                    hand_over(home, os.geteuid(), public=True)
+                except OSError as error:
+                    # The lease is kept (this process's life): the uid still owns files.
+                    confinement.uid = None
+                    problem = f"its folder could not be taken back from its build: {error}"
+            confinement.release(set())
+        remove_tree(scratch)
     if problem:
         raise BuildFailed(spec.name, problem, log)
     if process.returncode != 0 and not jail.network:
@@ -406,22 +418,27 @@ def _run_jailed(spec: BotSpec, command: str, home: Path, log: Path, jail: BuildJ
 
 def hand_over(folder: Path, uid: int, *, public: bool = False) -> None:
     """Give ``folder`` and everything in it to ``uid`` (links themselves, never what they
-    name); ``public``: also let every user read it, and run what its owner may run.
+    name); ``public``: also let every user read it, and enter and run what may be run.
 
     A jailed build's folder goes to its uid for the build, and back after it,
     open to the uids its bot processes get: inside the server's folder, which
-    no one else may enter, only a sandbox that binds it can reach it.
+    no one else may enter, only a sandbox that binds it reaches it. coreutils do
+    it: they walk by descriptor, so a tree nested past PATH_MAX (a hostile
+    build's) is no trap, and they never follow a link it left.
+
+    Raises:
+        OSError: naming what could not be changed.
     """
-    paths = [folder]
-    for top, folders, files in os.walk(folder):  # links to folders are not followed
-        paths.extend(Path(top, name) for name in (*folders, *files))
-    for path in paths:
-        os.chown(path, uid, uid, follow_symlinks=False)
-        if public and not path.is_symlink():
-            mode = path.lstat().st_mode
-            wanted = mode | stat.S_IROTH | (stat.S_IXOTH if mode & stat.S_IXUSR else 0)
-            if wanted != mode:
-                path.chmod(stat.S_IMODE(wanted))
+    commands = [["chown", "-hR", f"{uid}:{uid}", "--", str(folder)]]
+    if public:
+        commands.append(["chmod", "-R", "a+rX", "--", str(folder)])
+    for argv in commands:
+        done = subprocess.run(
+            argv, capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL
+        )
+        if done.returncode != 0:
+            said = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+            raise OSError(f"{argv[0]} of {folder}: {said}")
 
 
 def _cache_env(caches: dict[str, str], scratch: Path, *, network: bool) -> dict[str, str]:
@@ -506,14 +523,26 @@ def _copy_capped(source: Any, out: Any, most: int) -> None:
     out.flush()
 
 
+def remove_tree(folder: Path) -> None:
+    """Remove a folder a stranger's build wrote (its HOME): ``rm -rf``, which walks by
+    descriptor, where shutil.rmtree recurses and fails past ~1000 levels of nesting."""
+    subprocess.run(
+        ["rm", "-rf", "--one-file-system", "--", str(folder)],
+        capture_output=True, check=False, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
 def _size(folder: Path) -> int:
-    """Bytes of the files under ``folder`` (links not followed)."""
-    total = 0
-    for root, _, files in os.walk(folder):
-        for name in files:
-            with contextlib.suppress(OSError):
-                total += os.lstat(os.path.join(root, name)).st_size
-    return total
+    """Bytes of the files under ``folder`` (links not followed, each file once), as du
+    counts them: it walks by descriptor, so a tree nested past PATH_MAX or deeper than
+    Python's recursion (a hostile build's) is counted, not a crash of the builder."""
+    done = subprocess.run(
+        ["du", "-s", "-x", "-B1", "--apparent-size", "--", str(folder)],
+        capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    # What it could not read it says on stderr, and still counts the rest.
+    total = done.stdout.split("\t", 1)[0].strip()
+    return int(total) if total.isdigit() else 0
 
 
 def toolchain_paths(build: tuple[str, ...]) -> list[str]:
@@ -612,6 +641,11 @@ def _walk(home: Path, known: Files, *, everything: bool = False) -> Files:
             except OSError:
                 continue
             size, mtime = seen.st_size, seen.st_mtime_ns
+            if not stat.S_ISREG(seen.st_mode):
+                # A FIFO or a device (or a link to one) a build left: never opened, which
+                # could block for ever (a FIFO) or never end (/dev/zero).
+                found[path] = (size, mtime, "")
+                continue
             was = known.get(path)
             if was is not None and (was[0], was[1]) == (size, mtime):
                 found[path] = (size, mtime, was[2])
