@@ -910,3 +910,24 @@ def test_a_version_is_ranked_once_it_has_beaten_the_reference_bot(tmp_path: Path
         {"rival": "ref", "games": 20, "above_pct": 75.0},
         {"rival": "bob", "games": 4, "above_pct": 25.0},
     ], "a bot's versions together, its own versions left out"
+
+
+def test_a_version_whose_command_leads_into_another_versions_folder_is_refused(
+    tmp_path: Path,
+) -> None:
+    """A build can leave a link to another author's version and name it in its command:
+    the sandbox would bind what it names, so the version is refused in one line."""
+    from arena.bots.spec import BotSpec  # noqa: PLC0415
+    from arena.errors import BotError  # noqa: PLC0415
+    from arena.server.ladder import _kept_home  # noqa: PLC0415
+
+    mine, theirs = tmp_path / "bots" / "eve" / "1", tmp_path / "bots" / "ann" / "1"
+    mine.mkdir(parents=True)
+    theirs.mkdir(parents=True)
+    (mine / "bot.py").write_text("")
+    (mine / "peek").symlink_to(theirs)
+    fair = BotSpec(name="eve", argv=(sys.executable, str(mine / "bot.py")), source="x")
+    _kept_home(fair, tmp_path, mine)
+    sly = BotSpec(name="eve", argv=(*fair.argv, str(mine / "peek")), source="x")
+    with pytest.raises(BotError, match=r"^eve: .*/peek leads out of its own folder$"):
+        _kept_home(sly, tmp_path, mine)

@@ -28,6 +28,7 @@ from typing import Any
 
 from arena.bots.sandbox import ResourceLimits
 from arena.bots.spec import BotSpec, parse_bot
+from arena.errors import BotError
 from arena.events.field import Enter, FieldChange, Retire
 from arena.events.schedule import ENDLESS_ROUNDS
 from arena.events.settings import RunFlags, Running, resolve_running
@@ -69,7 +70,25 @@ def as_bot(folder: Path, version: Any, resources: Resources = ()) -> BotSpec:
     held within the competition's ``resources`` (:func:`within`)."""
     home = version_folder(folder, version.bot.key, version.number)
     # BOT@N is a league's name for a later version, which a BOT argument cannot give.
-    return within(replace(parse_bot(f"{version.bot.name}={home}"), name=version.name), resources)
+    spec = within(replace(parse_bot(f"{version.bot.name}={home}"), name=version.name), resources)
+    _kept_home(spec, folder, home)
+    return spec
+
+
+def _kept_home(spec: BotSpec, folder: Path, home: Path) -> None:
+    """Refuse a version whose command names a file of the server's folder outside its own
+    (a link its build made to another author's version, say): the sandbox would bind it,
+    and the bot could read it.
+
+    Raises:
+        BotError: naming the path.
+    """
+    server, own = folder.resolve(), home.resolve()
+    for token in spec.argv:
+        if os.path.isabs(token):
+            real = Path(os.path.realpath(token))
+            if real.is_relative_to(server) and not real.is_relative_to(own):
+                raise BotError(f"{spec.name}: {token} leads out of its own folder")
 
 
 def within(spec: BotSpec, resources: Resources) -> BotSpec:
