@@ -15,7 +15,10 @@ and a real HTTP client (the standard library's), as in the tests:
    5 s (jittered, open loop), against ``arena tournament`` of the same bots with
    the same ``--jobs`` (sampled, isolated as the ladder is) in the same run.
 3. ``latency``: the leaderboard page and ``GET /api/v1/leaderboard`` under that
-   load, p50/p95, and the closed-loop maximum of requests/s (8 threads).
+   load, p50/p95, and the closed-loop maximum of requests/s (8 threads);
+   and the CPUs the viewers' own client (this process: a thread and a new
+   connection per request) and the web app used meanwhile: on a small
+   machine both take their share from the games.
 
 It prints one JSON object and one line per figure. Run from a clone after
 ``make test`` has made ``.venv``::
@@ -28,6 +31,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import random
 import signal
 import socket
@@ -256,6 +260,30 @@ def closed_loop(url: str, seconds: float = 10.0, threads: int = 8) -> float:
     return count[0] / seconds
 
 
+def child_pid(parent: int, role: str) -> int:
+    """The pid of ``arena serve``'s child ``role`` (web, builder, ladder), 0 if not found."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            words = (entry / "cmdline").read_bytes().split(b"\0")
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(stat[1]) == parent and b"arena.server.child" in words and role.encode() in words:
+            return int(entry.name)
+    return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) process ``pid`` has used (0 if it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def tournament_rate(folder: Path, jobs: int, seconds: float) -> float:
     """Games/s of ``arena tournament`` of the ladder's field (the house bots and a Python
     kit bot, sampled, isolated as the ladder is, the same --jobs), over about ``seconds``
@@ -313,11 +341,18 @@ def main() -> None:
             time.sleep(given.seconds)
             alone = (server.done() - first) / (time.monotonic() - started)
             report["ladder_alone_games_per_s"] = round(alone, 2)
+            web = child_pid(server.process.pid, "web")
             with Viewers(server.url, given.viewers) as viewers:
                 time.sleep(5)
                 first, started = server.done(), time.monotonic()
+                client, served = os.times(), cpu_seconds(web)
                 time.sleep(given.seconds)
                 ladder = (server.done() - first) / (time.monotonic() - started)
+                window = time.monotonic() - started
+                now = os.times()
+                client_cpu = now.user + now.system - client.user - client.system
+                report["viewers_client_cpus"] = round(client_cpu / window, 3)
+                report["web_app_cpus"] = round((cpu_seconds(web) - served) / window, 3)
             report["ladder_games_per_s"] = round(ladder, 2)
             for path, values in viewers.latencies.items():
                 key = "page" if path == "/" else "api"
