@@ -18,6 +18,7 @@ import shutil
 import stat
 import struct
 import tarfile
+import tempfile
 import time
 import warnings
 import zipfile
@@ -26,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
 
 from arena.server import archive
 from arena.server.archive import (
@@ -749,3 +752,81 @@ def test_umask_does_not_change_the_modes(scratch: Path) -> None:
     finally:
         os.umask(before)
     assert listing(folder_) == {"bot.py": 0o644, "bot.toml": 0o644, "run.sh": 0o755}
+
+
+# --- every shape: a sweep ------------------------------------------------------------------
+
+#: Parts of names an archive may hold: mostly plain ones, sometimes each kind of trouble.
+_PLAIN = st.sampled_from(["a", "b", "src", "lib", "data.txt", "main.c", "ü", "~", " "])
+_TROUBLE = st.sampled_from([
+    "..", ".", "", "__MACOSX", ".DS_Store", "x" * 300, "back\\slash", "nul\x00", "tab\t", "C:",
+])  # fmt: skip
+_PARTS = st.one_of(_PLAIN, _PLAIN, _PLAIN, _PLAIN, _PLAIN, _PLAIN, _TROUBLE)
+_NAMES = st.builds(
+    lambda absolute, parts: ("/" if absolute else "") + "/".join(parts),
+    st.sampled_from([False] * 9 + [True]),
+    st.lists(_PARTS, min_size=1, max_size=6),
+)
+_TARGETS = st.sampled_from(["bot.py", "a", "src/../bot.py", "../x", "/etc/passwd", "a/../../b", ""])
+_KINDS = st.sampled_from(["file"] * 6 + ["dir"] * 3 + ["symlink", "hardlink", "fifo", "chr"])
+_ENTRIES = st.builds(
+    Entry,
+    name=_NAMES,
+    data=st.binary(max_size=64),
+    mode=st.sampled_from([0o644] * 4 + [0o755] * 2 + [0o4755, 0o2755, 0o1777, 0o000, 0o7777]),
+    kind=_KINDS,
+    target=_TARGETS,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    entries=st.lists(_ENTRIES, max_size=5),
+    good=st.sampled_from([True, True, True, False]),
+    fmt=st.sampled_from(sorted(FORMATS)),
+)
+def test_no_archive_shape_writes_outside_its_folder_or_fails_with_a_traceback(
+    entries: list[Entry], good: bool, fmt: str
+) -> None:
+    """A sweep of archive shapes (names with '..', absolute, long, odd characters; links
+    in and out; hard links, FIFOs, devices; setuid bits) against the unpacker: it gives
+    a folder of plain files and folders, every link inside it, or refuses in one line
+    (400 or 413) leaving nothing; nothing is ever written beside it."""
+    if fmt == "zip":  # a zip has no hard links
+        entries = [entry for entry in entries if entry.kind != "hardlink"]
+    members = [*(bot() if good else []), *entries]
+    with tempfile.TemporaryDirectory() as top:
+        base = Path(top)
+        scratch, beside = base / "uploads", base / "beside"
+        scratch.mkdir()
+        beside.mkdir()
+        (beside / "canary").write_text("kept")
+        try:
+            data = FORMATS[fmt](members)
+        except (ValueError, UnicodeError, IndexError):
+            return  # the packer itself cannot write this shape: no archive to try
+        try:
+            folder = unpack(io.BytesIO(data), scratch, LIMITS)
+        except ArchiveRefused as refusal:
+            message = str(refusal)
+            event(f"refused ({refusal.status}): {message.rpartition(': ')[2][:30]}")
+            assert message and "\n" not in message and "\r" not in message
+            assert list(scratch.iterdir()) == [], "a refusal leaves nothing"
+        else:
+            event(f"unpacked, {len(list(folder.rglob('*')))} entries")
+            assert folder.parent == scratch and list(scratch.iterdir()) == [folder]
+            real = folder.resolve()
+            for path in [folder, *folder.rglob("*")]:
+                mode = path.lstat().st_mode
+                assert stat.S_ISDIR(mode) or stat.S_ISREG(mode) or stat.S_ISLNK(mode), path
+                assert not mode & (stat.S_ISUID | stat.S_ISGID), path
+                assert Path(os.path.realpath(path)).is_relative_to(real), path
+        assert sorted(p.relative_to(base).as_posix() for p in base.rglob("*")
+                      if not p.is_relative_to(scratch)) == ["beside", "beside/canary"]  # fmt: skip
+        assert (beside / "canary").read_text() == "kept"
+
+
+def test_a_zip_member_with_no_name_at_all_is_refused_in_one_line(scratch: Path) -> None:
+    """Found by the sweep: zipfile's own is_dir() raised IndexError on it (a traceback,
+    a 500 from the server)."""
+    assert refused(zipped([*bot(), file("")]), scratch) == "'': a file without a name"

@@ -533,13 +533,15 @@ def _unzip_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, tree: _Tree) 
     relative = _relative(info.orig_filename)
     mode = info.external_attr >> 16  # Unix's mode, where the packer wrote one
     kind = stat.S_IFMT(mode)
+    # Not ZipInfo.is_dir(), which fails on a member with no name at all (IndexError).
+    is_dir = info.filename.endswith("/")
     _refuse_type(shown, kind)
-    _refuse_bits(shown, mode if kind != stat.S_IFDIR and not info.is_dir() else 0)
+    _refuse_bits(shown, mode if kind != stat.S_IFDIR and not is_dir else 0)
     if info.flag_bits & 0x1:
         raise ArchiveRefused(f"{shown}: an encrypted member (not taken)")
     if _ignored(relative):
         return
-    if info.is_dir() or kind == stat.S_IFDIR:
+    if is_dir or kind == stat.S_IFDIR:
         if relative:
             tree.folder(relative, shown)
         return
