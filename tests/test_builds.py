@@ -339,6 +339,13 @@ def test_a_jailed_build_is_held_to_its_time_disk_and_log(tmp_path: Path) -> None
     log = next((tmp_path / "cache" / "builds").glob("*.log"))
     assert log.stat().st_size < (1 << 20) + 200
     assert "the log is cut at 1048576 bytes" in log.read_text()
+    (tmp_path / "hoarder").mkdir()
+    hoarder = jailed_folder(  # a clean folder: only its HOME grows
+        tmp_path / "hoarder",
+        "for i in 1 2 3 4 5 6; do head -c 2000000 /dev/zero > $HOME/big$i; done\nsleep 30",
+    )
+    with pytest.raises(BotError, match="its build wrote more than 5 MB, this server's limit"):
+        build_jailed(hoarder, seconds=20, disk_mb=5)  # its HOME counts too
     slow = tmp_path / "slow"
     noisy.rename(slow)
     (slow / "build.sh").write_text("sleep 30\n")

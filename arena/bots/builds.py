@@ -385,7 +385,7 @@ def _run_jailed(spec: BotSpec, command: str, home: Path, log: Path, jail: BuildJ
             )
             copier.start()
             try:
-                problem = _watch(process, home, jail)
+                problem = _watch(process, (home, scratch), jail)
             except BaseException:
                 _kill(process)
                 raise
@@ -492,9 +492,9 @@ def offline_reason(log_text: str) -> str | None:
     )
 
 
-def _watch(process: subprocess.Popen[bytes], home: Path, jail: BuildJail) -> str:
+def _watch(process: subprocess.Popen[bytes], folders: tuple[Path, ...], jail: BuildJail) -> str:
     """Wait for a jailed build; "" when it ended by itself, else why it was killed (its
-    time, or its folder past the disk cap)."""
+    time, or what it wrote past the disk cap: its folder and its HOME together)."""
     deadline = time.monotonic() + jail.seconds
     while True:
         try:
@@ -505,7 +505,7 @@ def _watch(process: subprocess.Popen[bytes], home: Path, jail: BuildJail) -> str
         if time.monotonic() > deadline:
             _kill(process)
             return f"its build took over {jail.seconds} s, this server's limit"
-        if _size(home) > jail.disk_mb * 2**20:
+        if sum(_size(folder) for folder in folders) > jail.disk_mb * 2**20:
             _kill(process)
             return f"its build wrote more than {jail.disk_mb} MB, this server's limit"
 
