@@ -468,6 +468,7 @@ def confine(
     else:
         problem = ""
     if not problem:
+        # Without bubblewrap the uid comes first: the trampoline runs on the public Python.
         python = uid_python if reach is None and uid_python else python
         uid = _UIDS.take()
         try:
@@ -670,12 +671,12 @@ class Reach:
             wanted[os.path.normpath(path)] = "rw"
         problem = ""
         program = Path(os.path.realpath(executable))
-        if program.is_absolute() and program.exists() and not _mode(program) & stat.S_IXOTH:
+        if program.exists() and not _mode(program) & stat.S_IXOTH:
             problem = f"{program} may be run by its owner only"
         steps: dict[str, str] = {}
         links: dict[str, str] = {}
-        found = _closed_ancestors(wanted)
-        closed = [folder for folder in found if not _under(folder, found)]
+        # The topmost closed folder on each path: none lies inside another.
+        closed = _closed_ancestors(wanted)
         for folder in closed:
             steps[folder] = "tmpfs"
         # Folders made inside a fresh tmpfs (those, and the sandbox's /tmp) are open to all.

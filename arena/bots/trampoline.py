@@ -108,14 +108,19 @@ def drop_capabilities(lib: ctypes.CDLL) -> None:
     """Root without any capability: uid 0 keeps file ownership, loses its powers."""
     try:
         prctl(lib, PR_SET_SECUREBITS, SECUREBITS_LOCKED_DOWN)
-        with open("/proc/sys/kernel/cap_last_cap") as last:
-            last_cap = int(last.read())
-        for cap in range(last_cap + 1):
-            prctl(lib, PR_CAPBSET_DROP, cap)
+        empty_bounding_set(lib)
         if lib.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0:
             raise OSError(ctypes.get_errno(), "cannot clear the ambient capabilities")
     except (OSError, ValueError) as error:
         fail("capabilities", str(error))
+
+
+def empty_bounding_set(lib: ctypes.CDLL) -> None:
+    """Drop every capability from the bounding set (needs CAP_SETPCAP): exec grants none."""
+    with open("/proc/sys/kernel/cap_last_cap") as last:
+        last_cap = int(last.read())
+    for cap in range(last_cap + 1):
+        prctl(lib, PR_CAPBSET_DROP, cap)
 
 
 def become(lib: ctypes.CDLL, uid: int) -> None:
@@ -127,10 +132,7 @@ def become(lib: ctypes.CDLL, uid: int) -> None:
     trampoline keeps) and the inheritable set (emptied after) are not.
     """
     try:
-        with open("/proc/sys/kernel/cap_last_cap") as last:
-            last_cap = int(last.read())
-        for cap in range(last_cap + 1):
-            prctl(lib, PR_CAPBSET_DROP, cap)
+        empty_bounding_set(lib)
         os.setgroups([])
         os.setgid(uid)
         os.setuid(uid)
