@@ -180,17 +180,27 @@ class LadderField:
         return int(last or 0) + 1
 
 
+#: What the sandbox must give every bot and build of strangers: kept out of the files,
+#: the network and other processes, with no privileges.
+REQUIRED = ("fs", "net", "signals", "tree-kill", "privileges")
+
+
+def strangers_protections(root: bool) -> tuple[str, ...]:
+    """What a server requires of its sandbox; run as root (``root``), also a uid of its
+    own for every bot and build: a stranger's code never runs as the server's user, even
+    without capabilities."""
+    return (*REQUIRED, "uids") if root else REQUIRED
+
+
 def game_settings(event: dict[str, Any]) -> tuple[Rules, Running]:
     """The rules of the competition's games, and how its bots run (limits, sandbox):
-    the ladder's, the builder's self-play game's and the version tests'.
-
-    Run as root, every bot and build gets a uid of its own or does not run
-    (the ``uids`` protection): a stranger's code never runs as the server's
-    user, even without capabilities.
+    the ladder's, the builder's self-play game's and the version tests', each bot held
+    to :func:`strangers_protections`.
     """
     running = resolve_running(RunFlags(), event)
-    if os.geteuid() == 0 and not running.sandbox.off:
-        wanted = tuple(dict.fromkeys((*running.sandbox.wanted, "uids")))
+    if not running.sandbox.off:
+        required = strangers_protections(os.geteuid() == 0)
+        wanted = tuple(dict.fromkeys((*running.sandbox.wanted, *required)))
         running = replace(running, sandbox=replace(running.sandbox, wanted=wanted))
     rules = rules_from(
         (), players=event.get("players"), base=event.get("rules", {}), seats="players"

@@ -9,6 +9,7 @@ from pathlib import Path
 from arena.bots.sandbox import Capabilities, SandboxError, detect
 from arena.server.config import load_server_config
 from arena.server.folder import held, prepare
+from arena.server.ladder import strangers_protections
 from arena.server.supervise import (
     Supervisor,
     builder_child,
@@ -38,7 +39,8 @@ def serve(
 
     Raises:
         ConfigError: a bad config file, in one line.
-        SandboxError: the machine's sandbox lacks a protection (:data:`REQUIRED`).
+        SandboxError: the machine's sandbox lacks a protection
+            (:func:`arena.server.ladder.strangers_protections`).
         ServerError: another server holds the folder, the address is taken, or a newer
             arena wrote the folder.
     """
@@ -74,19 +76,13 @@ def serve(
         return Supervisor(children, say).run()
 
 
-#: What the sandbox must give every bot and build of strangers: kept out of the files,
-#: the network and other processes, with no privileges.
-REQUIRED = ("fs", "net", "signals", "tree-kill", "privileges")
-
-
 def check_sandbox(capabilities: Capabilities) -> None:
     """Refuse a machine whose sandbox cannot keep a stranger's bot in its place.
 
     Raises:
         SandboxError: naming the first protection missing (``arena sandbox`` says more).
     """
-    # Run as root, no stranger's code may run as the server's user (arena.server.ladder).
-    wanted = (*REQUIRED, "uids") if capabilities.root else REQUIRED
+    wanted = strangers_protections(capabilities.root)
     missing = [name for name in wanted if not capabilities.provides(name)]
     if missing:
         raise SandboxError(
