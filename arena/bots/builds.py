@@ -82,6 +82,9 @@ _OFFLINE = re.compile(
     r"in offline mode and the artifact",
     re.IGNORECASE,
 )
+#: The programs that read npm's cache, and Maven's repository (:func:`_cache_env`).
+_NPM = frozenset({"npm", "npx"})
+_MAVEN = frozenset({"mvn", "mvnw", "./mvnw"})
 #: Words of a shell command that are not programs it runs.
 _SHELL_WORDS = frozenset({"&&", "||", ";", "|", "(", ")", "!", "{", "}", "then", "do", "else"})
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh"})
@@ -364,8 +367,10 @@ def _run_jailed(spec: BotSpec, command: str, home: Path, log: Path, jail: BuildJ
             "TMPDIR": str(scratch),
             "LANG": "C.UTF-8",
             **toolchain_env(),
-            **_cache_env(dict(jail.caches), scratch, network=jail.network),
+            **_cache_env(dict(jail.caches), scratch, build, network=jail.network),
         }
+        # What was put in its HOME (the caches' copies) is not what it wrote.
+        given = _size(scratch)
         if confinement.uid is not None:
             # The build's uid writes its folder and HOME; its files go back to arena's
             # user after, readable by all (each bot process has a uid of its own).
@@ -385,7 +390,7 @@ def _run_jailed(spec: BotSpec, command: str, home: Path, log: Path, jail: BuildJ
             )
             copier.start()
             try:
-                problem = _watch(process, (home, scratch), jail)
+                problem = _watch(process, (home, scratch), given, jail)
             except BaseException:
                 _kill(process)
                 raise
@@ -433,15 +438,15 @@ def hand_over(folder: Path, uid: int, *, public: bool = False) -> None:
     if public:
         commands.append(["chmod", "-R", "a+rX", "--", str(folder)])
     for argv in commands:
-        done = subprocess.run(
-            argv, capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL
-        )
+        done = _coreutil(argv)
         if done.returncode != 0:
             said = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
             raise OSError(f"{argv[0]} of {folder}: {said}")
 
 
-def _cache_env(caches: dict[str, str], scratch: Path, *, network: bool) -> dict[str, str]:
+def _cache_env(
+    caches: dict[str, str], scratch: Path, build: tuple[str, ...], *, network: bool
+) -> dict[str, str]:
     """The environment that points a jailed build (its HOME ``scratch``) at the package
     caches: its own ``CARGO_HOME`` whose ``registry`` is the cache's (cargo writes its
     locks and indexes beside it), and, offline, cargo and Go told not to reach out."""
@@ -458,14 +463,16 @@ def _cache_env(caches: dict[str, str], scratch: Path, *, network: bool) -> dict[
         if not network:
             env["GOPROXY"] = "off"
     # npm writes its cache even offline (a read-only one answers ENOTCACHED), and Maven 3.8
-    # has no read-only repository: each build writes in a copy of its own.
-    if "npm" in caches and Path(caches["npm"]).is_dir():
+    # has no read-only repository: a build that runs them writes in a copy of its own
+    # (tens of MB: not made for the builds that do not).
+    programs = {Path(program).name for program in _programs(build)}
+    if "npm" in caches and Path(caches["npm"]).is_dir() and programs & _NPM:
         copy = scratch / ".npm"
         shutil.copytree(caches["npm"], copy, symlinks=True)
         env["npm_config_cache"] = str(copy)
         if not network:
             env["npm_config_offline"] = "true"
-    if "maven" in caches and Path(caches["maven"]).is_dir():
+    if "maven" in caches and Path(caches["maven"]).is_dir() and programs & _MAVEN:
         repository = scratch / ".m2" / "repository"
         shutil.copytree(caches["maven"], repository, symlinks=True)
         (scratch / ".m2" / "settings.xml").write_text(
@@ -492,9 +499,12 @@ def offline_reason(log_text: str) -> str | None:
     )
 
 
-def _watch(process: subprocess.Popen[bytes], folders: tuple[Path, ...], jail: BuildJail) -> str:
+def _watch(
+    process: subprocess.Popen[bytes], folders: tuple[Path, ...], given: int, jail: BuildJail
+) -> str:
     """Wait for a jailed build; "" when it ended by itself, else why it was killed (its
-    time, or what it wrote past the disk cap: its folder and its HOME together)."""
+    time, or what it wrote past the disk cap: its folder and its HOME together, less the
+    ``given`` bytes arena put in its HOME)."""
     deadline = time.monotonic() + jail.seconds
     while True:
         try:
@@ -505,7 +515,7 @@ def _watch(process: subprocess.Popen[bytes], folders: tuple[Path, ...], jail: Bu
         if time.monotonic() > deadline:
             _kill(process)
             return f"its build took over {jail.seconds} s, this server's limit"
-        if sum(_size(folder) for folder in folders) > jail.disk_mb * 2**20:
+        if sum(_size(folder) for folder in folders) - given > jail.disk_mb * 2**20:
             _kill(process)
             return f"its build wrote more than {jail.disk_mb} MB, this server's limit"
 
@@ -526,23 +536,25 @@ def _copy_capped(source: Any, out: Any, most: int) -> None:
 def remove_tree(folder: Path) -> None:
     """Remove a folder a stranger's build wrote (its HOME): ``rm -rf``, which walks by
     descriptor, where shutil.rmtree recurses and fails past ~1000 levels of nesting."""
-    subprocess.run(
-        ["rm", "-rf", "--one-file-system", "--", str(folder)],
-        capture_output=True, check=False, stdin=subprocess.DEVNULL,
-    )  # fmt: skip
+    _coreutil(["rm", "-rf", "--one-file-system", "--", str(folder)])
 
 
 def _size(folder: Path) -> int:
     """Bytes of the files under ``folder`` (links not followed, each file once), as du
     counts them: it walks by descriptor, so a tree nested past PATH_MAX or deeper than
     Python's recursion (a hostile build's) is counted, not a crash of the builder."""
-    done = subprocess.run(
-        ["du", "-s", "-x", "-B1", "--apparent-size", "--", str(folder)],
-        capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL,
-    )  # fmt: skip
+    done = _coreutil(["du", "-s", "-x", "-B1", "--apparent-size", "--", str(folder)])
     # What it could not read it says on stderr, and still counts the rest.
     total = done.stdout.split("\t", 1)[0].strip()
     return int(total) if total.isdigit() else 0
+
+
+def _coreutil(argv: list[str]) -> subprocess.CompletedProcess[str]:
+    """Run one of coreutils on a tree a stranger's build wrote (they walk by descriptor,
+    past PATH_MAX and any depth, never following a link), its output captured."""
+    return subprocess.run(
+        argv, capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL
+    )
 
 
 def toolchain_paths(build: tuple[str, ...]) -> list[str]:
