@@ -49,6 +49,8 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+from arena.bots.sandbox import cpu_seconds
+
 ROOT = Path(__file__).resolve().parent.parent
 KITS = ROOT / "sample_bots"
 HOUSE = ("greedy_bot", "random_bot", "greedy_bot", "random_bot")
@@ -273,15 +275,6 @@ def child_pid(parent: int, role: str) -> int:
         if int(stat[1]) == parent and b"arena.server.child" in words and role.encode() in words:
             return int(entry.name)
     return 0
-
-
-def cpu_seconds(pid: int) -> float:
-    """CPU seconds (user + system) process ``pid`` has used (0 if it is gone)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def tournament_rate(folder: Path, jobs: int, seconds: float) -> float:

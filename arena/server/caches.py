@@ -167,7 +167,7 @@ KIT_BUILDS = (
 def languages(network: bool) -> list[str]:
     """What this server builds, one line per kit language, for the submit page: a kit
     whose toolchain is missing cannot build; one that needs packages builds offline only
-    from a cache filled here (Rust), else only with ``build_network``."""
+    from a cache filled here (Rust, TypeScript, Java), else only with ``build_network``."""
     root = packages_folder()
     lines = []
     for language, program, packages in KIT_BUILDS:
@@ -175,10 +175,15 @@ def languages(network: bool) -> list[str]:
             lines.append(f"{language}: not here ({program} is not installed)")
         elif not packages or network:
             lines.append(f"{language}: yes")
-        elif language == "Rust" and (root / "cargo" / "registry").is_dir():
-            lines.append(f"{language}: yes, offline, with the crates the Rust kit uses")
-        elif (cache := root / CACHE_OF[language]).is_dir() and any(cache.glob(".filled-*")):
-            lines.append(f"{language}: yes, offline, with the packages the {language} kit uses")
+        elif _filled(root / CACHE_OF[language]):
+            kind = "crates" if language == "Rust" else "packages"
+            lines.append(f"{language}: yes, offline, with the {kind} the {language} kit uses")
         else:
             lines.append(f"{language}: only what needs no package (builds are offline here)")
     return lines
+
+
+def _filled(cache: Path) -> bool:
+    """Whether a cache has been filled: cargo's has its registry; the others their stamp
+    (:func:`_fill_by_building`)."""
+    return (cache / "registry").is_dir() or any(cache.glob(".filled-*"))

@@ -34,22 +34,17 @@ MANIFEST = "static.json"
 HASHED = re.compile(r"\.[0-9a-f]{12}\.(css|js)$")
 
 
-def publish(folder: Path) -> dict[str, str]:
-    """Write the pages' files into ``DIR/static`` (those already there are kept); their
-    URLs by the names pages use."""
+def publish(folder: Path) -> None:
+    """Write the pages' files into ``DIR/static`` (those already there are kept) and their
+    names into ``DIR/static.json``."""
     here = Path(__file__).with_name("web") / "static"
-    contents = {
-        "site_css": ("site.css", CSS.strip() + "\n" + (here / "site.css").read_text()),
-        **{
-            key: (name, (here / name).read_text(encoding="utf-8"))
-            for key, name in SOURCES.items()
-            if key != "site_css"
-        },
-    }
     target = folder / STATIC
     target.mkdir(exist_ok=True)
     names = {}
-    for key, (name, text) in contents.items():
+    for key, name in SOURCES.items():
+        text = (here / name).read_text(encoding="utf-8")
+        if key == "site_css":  # the reports' style first, the server's rules after it
+            text = CSS.strip() + "\n" + text
         data = text.encode()
         stem, _, extension = name.rpartition(".")
         hashed = f"{stem}.{hashlib.sha256(data).hexdigest()[:12]}.{extension}"
@@ -64,7 +59,6 @@ def publish(folder: Path) -> dict[str, str]:
     for old in target.iterdir():
         if HASHED.search(old.name) and old.name not in names.values():
             old.unlink()
-    return {key: URL + name for key, name in names.items()}
 
 
 @functools.cache  # written by the parent before the web app starts; read once
