@@ -212,10 +212,14 @@ class Scripted:
     def __init__(self, plan: dict[int, list[FieldChange]]) -> None:
         self.plan = plan
         self.calls = 0
+        self.faulting: list[tuple[str, str]] = []
 
     def changes(self) -> list[FieldChange]:
         self.calls += 1
         return self.plan.get(self.calls, [])
+
+    def faulted(self, name: str, why: str) -> None:
+        self.faulting.append((name, why))
 
 
 def league(names: str, rounds: int) -> TournamentEvent:
@@ -259,6 +263,24 @@ def test_a_league_takes_field_changes_at_round_boundaries(tmp_path: Path) -> Non
         assert {row["bot"] for row in store.standings()} >= {"a", "b", "c", "d", "e"}
     finally:
         store.close()
+
+
+def test_a_field_source_hears_of_a_bot_that_faults_games_in_a_row(tmp_path: Path) -> None:
+    """b forfeits from round 2 on (2 games a round): its source hears of it at its 5th
+    fault in a row and again at its 10th; nobody else faults, and nobody is told of."""
+    source = Scripted({2: [Disable("b", "its author asked")]})
+    executor = LocalExecutor(1, pin=False, make=random_players)
+    run(league("abcd", 8), tmp_path, sandbox=None, executor=executor, field=source)
+    store = open_existing(tmp_path)
+    try:
+        faulted = [game for game in store.placed(1, store.done()) if any(game.faults)]
+    finally:
+        store.close()
+    assert len(faulted) >= 10 and all(game.faults == tuple(
+        "crash" if bot == "b" else None for bot in game.seats) for game in faulted)  # fmt: skip
+    assert [name for name, _ in source.faulting] == ["b"] * (len(faulted) // 5)
+    tenth = faulted[9].id
+    assert source.faulting[1][1] == f"faulted in 5 games in a row (the last: crash in game {tenth})"
 
 
 def test_field_changes_play_the_same_games_with_any_jobs(tmp_path: Path) -> None:

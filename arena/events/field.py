@@ -58,3 +58,10 @@ class FieldSource(Protocol):
         """The changes since the last call, in the order they are to be applied (asked at
         each round boundary; none: an empty sequence)."""
         ...
+
+    def faulted(self, name: str, why: str) -> None:
+        """Bot ``name`` faulted in :data:`arena.events.run.FAULTS_IN_A_ROW` games in a row
+        (``why``: how many, and the last fault's kind and game, in one line). The source
+        may take it out of the field by its next changes (the server's ladder disables it:
+        a bot that cannot play would fault on in every game it is seated in)."""
+        ...

@@ -46,6 +46,10 @@ if TYPE_CHECKING:
 
 #: Handshake failures in a row after which a bot is disabled.
 DISABLE_AFTER = 3
+#: Games in a row with a fault of any kind after which a field source hears of the bot
+#: (:meth:`FieldSource.faulted`). A run without one (``arena tournament``, ``arena match``)
+#: plays its plan as made: a bot that faults loses those games, and its others count.
+FAULTS_IN_A_ROW = 5
 
 
 #: Seconds between two progress reports, at least (each costs the coordinator time).
@@ -148,6 +152,7 @@ def play(
     if halt_on_disable and disabled:
         raise BotDisabled.of(*next(iter(disabled.items())), store.folder)
     failures: dict[str, int] = {}
+    faulting: dict[str, int] | None = None if field is None else {}
     if field is not None:
         feed.before_round = FieldKeeper(event, store, feed, disabled, field)
     setup = Setup.of(event, sandbox, store.folder, required)
@@ -181,6 +186,10 @@ def play(
                                 f"bot {bot!r} disabled: {disabled[bot]}; its remaining games "
                                 f"are forfeits (log: {log})"
                             )
+                if faulting is not None and (finished.faults or faulting):
+                    assert field is not None
+                    for bot, why in _in_a_row(finished, game, faulting):
+                        field.faulted(bot, why)
                 if progress and (now := time.monotonic()) - shown >= PROGRESS_S:
                     shown = now
                     progress(done, feed.total(), now - start)
@@ -228,6 +237,25 @@ def _disable(
             )
             newly.append(bot)
     return newly
+
+
+def _in_a_row(
+    finished: Finished, game: ScheduledGame, faulting: dict[str, int]
+) -> list[tuple[str, str]]:
+    """Count each bot's games in a row with a fault of any kind; the bots that reach
+    :data:`FAULTS_IN_A_ROW` (counted again from 0), each with why in one line."""
+    reached = []
+    for seat, bot in enumerate(game.seats):
+        fault = finished.faults.get(seat)
+        if fault is None:
+            faulting.pop(bot, None)
+            continue
+        faulting[bot] = faulting.get(bot, 0) + 1
+        if faulting[bot] >= FAULTS_IN_A_ROW:
+            del faulting[bot]
+            last = f"the last: {fault[0]} in game {game.game_id}"
+            reached.append((bot, f"faulted in {FAULTS_IN_A_ROW} games in a row ({last})"))
+    return reached
 
 
 class Observer:

@@ -43,6 +43,7 @@ from arena.execute.game import play_one
 from arena.game import Rules
 from arena.protocol import Limits
 from arena.server.ladder import Resources, as_bot, game_settings
+from arena.server.organizer import lift_ladder_disable
 from arena.server.verdicts import running_verdict
 
 #: Where each version's build log is kept.
@@ -203,6 +204,7 @@ def work_once(folder: Path, table: Table) -> bool:
         version.sandbox = "" if table.sandbox is None else ", ".join(table.sandbox.layers)
         version.save(update_fields=["sandbox"])
         _set(version, "active")
+        lift_ladder_disable(version.bot)
     return True
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import signal
 import sqlite3
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -169,6 +170,15 @@ class LadderField:
             raise FieldTooSmall  # the run ends; the ladder waits for a full table
         self.playing = set(wanted) | house
         return [*leaving, *entering]
+
+    def faulted(self, name: str, why: str) -> None:
+        """Bot ``name`` faulted in games in a row: disabled in the server's database (its
+        page says why), it leaves at the next round boundary, asked at once."""
+        from arena.server.organizer import disable_faulting  # noqa: PLC0415
+
+        if disable_faulting(name, why):
+            print(f"arena serve: bot {name!r} disabled: {why}", file=sys.stderr)
+        self.next_poll = 0.0
 
     def _next_round(self) -> int:
         """The number of the round about to be made (the store's last, plus one)."""

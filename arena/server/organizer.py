@@ -14,6 +14,13 @@ once a second for a pause; at each round boundary for the field):
   boundary and are not scheduled (no forfeits: its rating stands still)
   until it is enabled again, when its active version comes back with its
   rating.
+
+The ladder disables a bot too, by itself (:func:`disable_faulting`), once it
+faults in :data:`arena.events.run.FAULTS_IN_A_ROW` games in a row: a bot that
+cannot play would fault on in every game it is seated in, and its rivals'
+games would mean less. Its owner sees why on its page; a version of it made
+active (a new upload, or an earlier one again) lets it play, as an organizer
+enabling it does.
 """
 
 from __future__ import annotations
@@ -82,7 +89,7 @@ def disable(name: str, reason: str) -> Any:
     reason = reason.strip()
     if not reason or "\n" in reason or len(reason) > 200:
         raise Refused("say why in one line (at most 200 characters)")
-    return _set(name, reason)
+    return _set(name, reason, ORGANIZER)
 
 
 def enable(name: str) -> Any:
@@ -91,15 +98,41 @@ def enable(name: str) -> Any:
     Raises:
         NotFound: no such bot.
     """
-    return _set(name, "")
+    return _set(name, "", "")
 
 
-def _set(name: str, reason: str) -> Any:
+#: Who disabled a bot (``Bot.disabled_by``).
+ORGANIZER = "organizer"
+LADDER = "ladder"
+
+
+def _set(name: str, reason: str, by: str) -> Any:
     from arena.server.web.models import Bot  # noqa: PLC0415
 
     bot = Bot.objects.filter(key=name.lower()).first()
     if bot is None:
         raise NotFound(f"no bot {name!r} here")
     bot.disabled = reason
-    bot.save(update_fields=["disabled"])
+    bot.disabled_by = by
+    bot.save(update_fields=["disabled", "disabled_by"])
     return bot
+
+
+def disable_faulting(league_name: str, why: str) -> bool:
+    """The ladder takes the bot of ``league_name`` (``BOT`` or ``BOT@N``) out, saying
+    ``why`` (its faults in a row); whether it did (a bot an organizer disabled already
+    keeps the organizer's reason)."""
+    from arena.server.web.models import Bot  # noqa: PLC0415
+
+    base = league_name.partition("@")[0]
+    reason = f"{why}; a version of it made active lets it play again"
+    found = Bot.objects.filter(key=base.lower(), disabled="")
+    return found.update(disabled=reason, disabled_by=LADDER) > 0
+
+
+def lift_ladder_disable(bot: Any) -> None:
+    """A version of ``bot`` is made active: what the ladder disabled plays again (an
+    organizer's disable stays)."""
+    from arena.server.web.models import Bot  # noqa: PLC0415
+
+    Bot.objects.filter(pk=bot.pk, disabled_by=LADDER).update(disabled="", disabled_by="")

@@ -31,6 +31,7 @@ def activate(user: Any, version: Any) -> Any:
     """
     from django.db import transaction  # noqa: PLC0415
 
+    from arena.server.organizer import lift_ladder_disable  # noqa: PLC0415
     from arena.server.web.models import Version  # noqa: PLC0415
 
     _may_change(user, version.bot)
@@ -44,6 +45,7 @@ def activate(user: Any, version: Any) -> Any:
         Version.objects.filter(bot=version.bot, status="active").update(status="retired")
         version.status = "active"
         version.save(update_fields=["status"])
+        lift_ladder_disable(version.bot)
     return version
 
 

@@ -281,7 +281,8 @@ def bot_view(request: HttpRequest, name: str) -> HttpResponse:
         raise NotFound(f"no bot {name!r} here")
     versions = [version_object(version, viewer) for version in versions_of(bot)]
     owner = None if bot.owner is None else bot.owner.username
-    answer = {"bot": bot.name, "owner": owner, "disabled": bot.disabled, "versions": versions}
+    answer = {"bot": bot.name, "owner": owner, "disabled": bot.disabled,
+              "disabled_by": bot.disabled_by, "versions": versions}  # fmt: skip
     return JsonResponse(answer)
 
 

@@ -64,6 +64,11 @@ class Bot(models.Model):
     #: Why an organizer took the bot out of the ladder ("": it plays). A disabled bot is
     #: not scheduled (no forfeits) until it is enabled again.
     disabled: models.TextField[str, str] = models.TextField(blank=True, default="")
+    #: Who disabled it: ``organizer``, or ``ladder`` (it faulted in games in a row; its
+    #: owner's next version made active, or an earlier one made active again, enables it).
+    disabled_by: models.CharField[str, str] = models.CharField(
+        max_length=16, blank=True, default=""
+    )
 
 
 class Version(models.Model):

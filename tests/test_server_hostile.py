@@ -1,0 +1,91 @@
+"""``arena serve`` among strangers: quotas, a bot that faults on, hostile builds, faults of
+the server itself; each a named test against a real server process (apart from
+tests/test_server.py so that the test workers share the long ones)."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+
+from tests.system import E2E
+from tests.test_server import CONFIG, author, free_port, league_rows, settled, start
+from tests.test_server_ladder import played_by, until
+
+pytestmark = E2E
+
+#: A bot that plays its first legal move, and sends garbage once a bot named ``rando``
+#: sits at its table: it passes every check and its self-play game, then faults in every
+#: ladder game (the ladder seats the house bot ``rando`` at every table of three).
+FLAKY = """\
+import json
+import sys
+
+players = []
+for line in sys.stdin:
+    message = json.loads(line)
+    kind = message["type"]
+    if kind == "hello":
+        print(json.dumps({"type": "ready", "name": "flaky"}), flush=True)
+    elif kind == "game_start":
+        players = message["players"]
+    elif kind == "request" and "WHO" in players:
+        print("this is not json", flush=True)
+    elif kind == "request":
+        print(json.dumps({"type": "move", "id": message["id"], "move": message["legal"][0]}),
+              flush=True)
+    elif kind == "bye":
+        break
+"""
+
+
+def bot_zip(name: str, files: dict[str, str | bytes], build: str = "") -> bytes:
+    """A bot folder of ``files`` as a .zip, its bot.toml naming it ``name`` and running
+    ``python3 bot.py`` (after ``build``, if given)."""
+    toml = f'name = "{name}"\nrun = "python3 bot.py"\n'
+    if build:
+        toml += f"build = {json.dumps(build)}\n"
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("bot.toml", toml)
+        for path, content in files.items():
+            archive.writestr(path, content)
+    return buffer.getvalue()
+
+
+def test_a_bot_that_faults_5_games_in_a_row_is_disabled_and_its_owner_sees_why(
+    tmp_path: Path,
+) -> None:
+    league = CONFIG.replace("players = 3\n", "players = 3\ndeals = 1\nmove_ms = 200\n")
+    league += '[[bots]]\nname = "rando"\ncommand = "python3 -m arena.samples.random_bot"\n'
+    running = start(tmp_path, free_port(), league)
+    try:
+        ann = author(running, "ann")
+        upload = bot_zip("flaky", {"bot.py": FLAKY.replace("WHO", "rando")})
+        assert running.call("POST", "/api/v1/bots", token=ann, upload=upload)[0] == 202
+        assert settled(running, "flaky", timeout=120)["status"] == "active"
+        running.stderr_until("bot 'flaky' disabled: faulted in 5 games in a row", timeout=120)
+        status, bot = running.call("GET", "/api/v1/bots/flaky")
+        assert status == 200 and bot["disabled_by"] == "ladder", bot
+        assert bot["disabled"].startswith(
+            "faulted in 5 games in a row (the last: malformed in game g"
+        ), bot
+        assert bot["disabled"].endswith("; a version of it made active lets it play again")
+        _, page = running.text("/bots/flaky")
+        assert "Disabled</strong> by the ladder: faulted in 5 games in a row" in page
+        # The ladder waits for a full table (greedy and rando only); a fixed version
+        # enters, lifts the ladder's disable and plays.
+        running.stderr_until("the ladder waits for a full table", timeout=60)
+        before = played_by(running.folder, "flaky")
+        fixed = bot_zip("flaky", {"bot.py": FLAKY.replace("WHO", "nobody")})
+        assert running.call("POST", "/api/v1/bots", token=ann, upload=fixed)[0] == 202
+        assert settled(running, "flaky@2", timeout=120)["status"] == "active"
+        assert running.call("GET", "/api/v1/bots/flaky")[1]["disabled"] == ""
+        until(lambda: played_by(running.folder, "flaky@2") >= 3)
+        assert played_by(running.folder, "flaky") == before, "the faulting version left"
+        faults = league_rows(running.folder)["flaky@2"]["faults"]
+        assert not faults, faults
+    finally:
+        running.process.terminate()
+        assert running.process.wait(timeout=30) == 143
