@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import zipfile
 from pathlib import Path
 
@@ -86,6 +87,48 @@ def test_a_bot_that_faults_5_games_in_a_row_is_disabled_and_its_owner_sees_why(
         assert played_by(running.folder, "flaky") == before, "the faulting version left"
         faults = league_rows(running.folder)["flaky@2"]["faults"]
         assert not faults, faults
+    finally:
+        running.process.terminate()
+        assert running.process.wait(timeout=30) == 143
+
+
+def test_an_authors_stored_bytes_and_uploads_a_day_are_limited(tmp_path: Path) -> None:
+    """``stored_mb`` counts what each version holds: past it an upload is 413, and
+    deleting a failed version's files makes room; ``submissions_per_day`` is 429."""
+    league = CONFIG.replace("[server]\n", "[server]\nstored_mb = 1\nsubmissions_per_day = 3\n")
+    running = start(tmp_path, free_port(), league)
+    try:
+        ann = author(running, "ann")
+        big = os.urandom(700 * 1024)  # random: the zip does not shrink it
+        failing = bot_zip("ann", {"blob": big}, build="sh -c 'exit 3'")
+        assert running.call("POST", "/api/v1/bots", token=ann, upload=failing)[0] == 202
+        assert settled(running, "ann")["status"] == "failed"
+        second = bot_zip("ann", {"blob": big[::-1], "bot.py": FLAKY})
+        status, answer = running.call("POST", "/api/v1/bots", token=ann, upload=second)
+        assert status == 413, answer
+        assert answer["error"].startswith(
+            "your versions hold 0.7 MB and this upload 0.7 MB: an author may store 1 MB here"
+        ), answer
+        assert running.call("GET", "/api/v1/versions/ann@2")[0] == 404, "nothing kept"
+        # Bob may not delete ann's files; ann may, and then the upload fits.
+        bob = author(running, "bob")
+        assert running.call("POST", "/api/v1/versions/ann/delete", {}, token=bob)[0] == 403
+        status, deleted = running.call("POST", "/api/v1/versions/ann/delete", {}, token=ann)
+        assert (status, deleted["deleted"]) == (200, True), deleted
+        assert not (running.folder / "bots" / "ann" / "1").exists()
+        status, answer = running.call("POST", "/api/v1/bots", token=ann, upload=second)
+        assert status == 202, answer
+        status, again = running.call("POST", "/api/v1/versions/ann/activate", {}, token=ann)
+        assert status == 400 and "files are deleted" in again["error"], again
+        # Three uploads in a day: the fourth is refused, whatever its size.
+        small = bot_zip("ann", {"bot.py": FLAKY.replace("WHO", "x")})
+        assert running.call("POST", "/api/v1/bots", token=ann, upload=small)[0] == 202
+        status, answer = running.call("POST", "/api/v1/bots", token=ann,
+                                      upload=bot_zip("ann", {"bot.py": FLAKY}))  # fmt: skip
+        assert status == 429, answer
+        assert answer["error"] == (
+            "3 uploads in the last 24 hours: the limit is 3 a day; try again later"
+        )
     finally:
         running.process.terminate()
         assert running.process.wait(timeout=30) == 143

@@ -370,7 +370,7 @@ def _run_jailed(spec: BotSpec, command: str, home: Path, log: Path, jail: BuildJ
             **_cache_env(dict(jail.caches), scratch, build, network=jail.network),
         }
         # What was put in its HOME (the caches' copies) is not what it wrote.
-        given = _size(scratch)
+        given = tree_bytes(scratch)
         if confinement.uid is not None:
             # The build's uid writes its folder and HOME; its files go back to arena's
             # user after, readable by all (each bot process has a uid of its own).
@@ -515,7 +515,7 @@ def _watch(
         if time.monotonic() > deadline:
             _kill(process)
             return f"its build took over {jail.seconds} s, this server's limit"
-        if sum(_size(folder) for folder in folders) - given > jail.disk_mb * 2**20:
+        if sum(tree_bytes(folder) for folder in folders) - given > jail.disk_mb * 2**20:
             _kill(process)
             return f"its build wrote more than {jail.disk_mb} MB, this server's limit"
 
@@ -539,7 +539,7 @@ def remove_tree(folder: Path) -> None:
     _coreutil(["rm", "-rf", "--one-file-system", "--", str(folder)])
 
 
-def _size(folder: Path) -> int:
+def tree_bytes(folder: Path) -> int:
     """Bytes of the files under ``folder`` (links not followed, each file once), as du
     counts them: it walks by descriptor, so a tree nested past PATH_MAX or deeper than
     Python's recursion (a hostile build's) is counted, not a crash of the builder."""

@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from arena.bots.builds import BuildFailed, BuildJail, build_bot
+from arena.bots.builds import BuildFailed, BuildJail, build_bot, tree_bytes
 from arena.bots.sandbox import Capabilities
 from arena.bots.spec import BotSpec
 from arena.checkbot import check_bot
@@ -44,6 +44,7 @@ from arena.game import Rules
 from arena.protocol import Limits
 from arena.server.ladder import Resources, as_bot, game_settings
 from arena.server.organizer import lift_ladder_disable
+from arena.server.uploads import version_folder
 from arena.server.verdicts import running_verdict
 
 #: Where each version's build log is kept.
@@ -170,6 +171,9 @@ def work_once(folder: Path, table: Table) -> bool:
         except BuildFailed as failure:
             _keep_log(failure.log, log)
             raise
+        finally:  # what the build wrote counts against its author's stored_mb
+            version.stored = tree_bytes(version_folder(folder, version.bot.key, version.number))
+            version.save(update_fields=["stored"])
         if built is not None:
             _keep_log(built.log, log)
         _set(version, "checking")

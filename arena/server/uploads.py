@@ -17,8 +17,9 @@ from datetime import timedelta
 from pathlib import Path
 from typing import IO, Any
 
+from arena.bots.builds import tree_bytes
 from arena.server.archive import UnpackLimits, check_manifest, content_digest, unpack
-from arena.server.errors import Frozen, OverQuota, Taken
+from arena.server.errors import Frozen, OverQuota, Taken, TooLarge
 
 #: Where versions' files live in the competition's folder, and uploads are unpacked.
 BOTS = "bots"
@@ -45,10 +46,11 @@ def accept(user: Any, source: IO[bytes], folder: Path, server: dict[str, Any]) -
         ArchiveRefused: a bad archive or bot.toml (400; TooLarge: 413).
         Taken: the name is another author's bot or a house bot (409).
         OverQuota: ``submissions_per_day`` or ``bots_per_author`` reached (429).
+        TooLarge: the author's versions would hold more than ``stored_mb`` (413).
         Frozen: the competition is frozen for its final (403).
     """
     from django.db import transaction  # noqa: PLC0415
-    from django.db.models import Max  # noqa: PLC0415
+    from django.db.models import Max, Sum  # noqa: PLC0415
     from django.utils import timezone  # noqa: PLC0415
 
     from arena.server.organizer import frozen  # noqa: PLC0415
@@ -62,6 +64,7 @@ def accept(user: Any, source: IO[bytes], folder: Path, server: dict[str, Any]) -
     try:
         name = check_manifest(unpacked)
         digest = content_digest(unpacked)
+        size = tree_bytes(unpacked)
         with transaction.atomic():
             bot = Bot.objects.filter(key=name.lower()).select_related("owner").first()
             if bot is not None and (bot.owner is None or bot.owner.pk != user.pk):
@@ -78,6 +81,8 @@ def accept(user: Any, source: IO[bytes], folder: Path, server: dict[str, Any]) -
                     f"{recent} uploads in the last 24 hours: the limit is "
                     f"{server['submissions_per_day']} a day; try again later"
                 )
+            held = Version.objects.filter(bot__owner=user).aggregate(total=Sum("stored"))
+            _room(held["total"] or 0, size, server["stored_mb"])
             if bot is None:
                 owned = Bot.objects.filter(owner=user).count()
                 if owned >= server["bots_per_author"]:
@@ -94,10 +99,30 @@ def accept(user: Any, source: IO[bytes], folder: Path, server: dict[str, Any]) -
                 shutil.rmtree(target)
             os.rename(unpacked, target)
             _sync(target.parent)
-            return Version.objects.create(bot=bot, number=number, digest=digest), True
+            version = Version.objects.create(bot=bot, number=number, digest=digest, stored=size)
+            return version, True
     finally:
         if unpacked.exists():
             shutil.rmtree(unpacked)
+
+
+def _room(held: int, size: int, stored_mb: int) -> None:
+    """Refuse an upload of ``size`` bytes from an author whose versions hold ``held``,
+    past ``stored_mb`` (their builds' outputs count: a build may write up to the limit).
+
+    Raises:
+        TooLarge: naming both and the limit.
+    """
+    if held + size > stored_mb * MB:
+        raise TooLarge(
+            f"your versions hold {held / MB:.1f} MB and this upload {size / MB:.1f} MB: an "
+            f"author may store {stored_mb} MB here: delete an old version's files (POST "
+            "/api/v1/versions/ID/delete, or its bot's page) to make room"
+        )
+
+
+#: Bytes in a megabyte, as the limits count them.
+MB = 2**20
 
 
 def _sync(folder: Path) -> None:

@@ -1,6 +1,7 @@
 """What an owner does with their bot's versions: make an earlier one active again, or
 withdraw the bot from the ladder (the contract: "the owner can re-activate an earlier
-version or withdraw the bot"). An organizer may do both for any bot.
+version or withdraw the bot"), or delete an old version's files to free room under
+``stored_mb``. An organizer may do each for any bot.
 
 Both only change statuses in the server's database; the ladder sees them at its
 next round boundary (a version made active enters with the rating it had; one
@@ -10,9 +11,12 @@ made active again keeps the verdict it had.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from arena.bots.builds import remove_tree
 from arena.server.errors import NotFound, NotYours, Refused
+from arena.server.uploads import version_folder
 
 
 def _may_change(user: Any, bot: Any) -> None:
@@ -39,6 +43,8 @@ def activate(user: Any, version: Any) -> Any:
         raise Refused(f"{version.name} is a house bot: it is always active")
     if version.status == "active":
         raise Refused(f"{version.name} is already active")
+    if version.deleted is not None:
+        raise Refused(f"{version.name}'s files are deleted: upload them again instead")
     if version.status != "retired":
         raise Refused(f"{version.name} is {version.status}: only a version that played before")
     with transaction.atomic():
@@ -67,3 +73,30 @@ def withdraw(user: Any, name: str) -> Any:
         raise Refused(f"{bot.name} is a house bot: an organizer disables it instead")
     Version.objects.filter(bot=bot, status="active").update(status="retired")
     return bot
+
+
+def delete_files(user: Any, version: Any, folder: Path) -> Any:
+    """Delete the files of ``version`` (retired or failed) in the competition ``folder``,
+    so that they no longer count against its author's ``stored_mb``; its games, ratings
+    and build log stay. The version.
+
+    Raises:
+        NotYours: another author's bot (403).
+        Refused: a house bot, the active version, or one still on its way.
+    """
+    from django.utils import timezone  # noqa: PLC0415
+
+    _may_change(user, version.bot)
+    if version.pk is None:
+        raise Refused(f"{version.name} is a house bot: its files are the organizer's")
+    if version.status not in ("retired", "failed"):
+        raise Refused(
+            f"{version.name} is {version.status}: only a retired or failed version's files "
+            "can be deleted"
+        )
+    if version.deleted is None:
+        remove_tree(version_folder(folder, version.bot.key, version.number))
+        version.deleted = timezone.now()
+        version.stored = 0
+        version.save(update_fields=["deleted", "stored"])
+    return version

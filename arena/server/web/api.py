@@ -212,6 +212,8 @@ def version_object(version: Any, viewer: Any | None) -> dict[str, Any]:
         # Added to the contract's fields: the sandbox layers the version's bot got (null
         # until it is checked; a house bot's are the ladder's own).
         "sandbox": version.sandbox.split(", ") if version.sandbox else None,
+        # Added: whether its owner deleted its files (POST /api/v1/versions/ID/delete).
+        "deleted": version.deleted is not None,
     }
 
 
@@ -362,6 +364,16 @@ def activate_view(request: HttpRequest, name: str) -> HttpResponse:
     from arena.server.versions import activate  # noqa: PLC0415
 
     version = activate(request.user, find_version(name))
+    return JsonResponse(version_object(version, request.user))
+
+
+@api("POST", auth=True)
+def delete_view(request: HttpRequest, name: str) -> HttpResponse:
+    """``POST /api/v1/versions/ID/delete`` (its owner or an organizer): a retired or
+    failed version's files are deleted, to free room under ``stored_mb``."""
+    from arena.server.versions import delete_files  # noqa: PLC0415
+
+    version = delete_files(request.user, find_version(name), Path(settings.ARENA["folder"]))
     return JsonResponse(version_object(version, request.user))
 
 

@@ -95,6 +95,14 @@ class Version(models.Model):
     #: The sandbox layers its checks and self-play game ran in, comma-separated ("" until
     #: it is checked): what its page says the bot gets.
     sandbox: models.TextField[str, str] = models.TextField(blank=True, default="")
+    #: Bytes its folder holds (as uploaded, then with what its build wrote): what counts
+    #: against its author's ``stored_mb``.
+    stored: models.BigIntegerField[int, int] = models.BigIntegerField(default=0)
+    #: When its owner deleted its files to free room (None: they are kept); it can no
+    #: longer be made active, and its games and ratings stay.
+    deleted: models.DateTimeField[datetime | None, datetime | None] = models.DateTimeField(
+        null=True, blank=True
+    )
     created: models.DateTimeField[datetime, datetime] = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -133,7 +133,8 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
 @readable
 def bot_page(request: HttpRequest, name: str) -> HttpResponse:
     """``/bots/NAME``: the bot's versions and its recent games; its owner (or an
-    organizer) makes an earlier version active again or withdraws the bot here."""
+    organizer) makes an earlier version active again, deletes an old version's files or
+    withdraws the bot here."""
     from arena.server import games  # noqa: PLC0415
     from arena.server.web.api import version_object, versions_of  # noqa: PLC0415
     from arena.server.web.models import Bot  # noqa: PLC0415
@@ -143,7 +144,7 @@ def bot_page(request: HttpRequest, name: str) -> HttpResponse:
         return show(request, "form.html", 404, heading="Not found", error=f"No bot {name!r}.")
     who = viewer(request)
     if request.method == "POST":
-        from arena.server.versions import activate, withdraw  # noqa: PLC0415
+        from arena.server.versions import activate, delete_files, withdraw  # noqa: PLC0415
         from arena.server.web.api import find_version  # noqa: PLC0415
 
         if who is None:
@@ -156,6 +157,11 @@ def bot_page(request: HttpRequest, name: str) -> HttpResponse:
                 activate(who, version)
             elif request.POST.get("withdraw"):
                 withdraw(who, bot.name)
+            elif request.POST.get("delete"):
+                version = find_version(request.POST["delete"])
+                if version.bot.pk != bot.pk:
+                    raise Refused(f"{version.name} is not a version of {bot.name}")
+                delete_files(who, version, folder())
         except Refused as problem:
             return refused(request, problem)
         return HttpResponseRedirect(f"/bots/{quote(bot.name)}")
