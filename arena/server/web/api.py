@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
 from django.views.decorators.csrf import csrf_exempt
 
 from arena.server.accounts import (
@@ -29,7 +30,7 @@ from arena.server.archive import ArchiveRefused
 from arena.server.errors import NotFound, NotSignedIn, NotYours, Refused, TooLarge
 from arena.server.uploads import accept
 
-View = Callable[..., HttpResponse]
+View = Callable[..., HttpResponseBase]
 
 
 def error(status: int, text: str) -> JsonResponse:
@@ -45,7 +46,7 @@ def api(*methods: str, auth: bool = False) -> Callable[[View], View]:
     def wrap(view: View) -> View:
         @csrf_exempt
         @wraps(view)
-        def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             if request.method not in methods:
                 answer = error(405, f"{request.method} is not allowed here: {', '.join(methods)}")
                 answer["Allow"] = ", ".join(methods)
@@ -270,6 +271,36 @@ def build_log_view(request: HttpRequest, name: str) -> HttpResponse:
     if not log.is_file():
         raise NotFound(f"{version.name} has no build log (no build ran)")
     return HttpResponse(log.read_bytes(), content_type="text/plain; charset=utf-8")
+
+
+@api("GET", auth=True)
+def archive_view(request: HttpRequest, name: str) -> HttpResponseBase:
+    """``GET /api/v1/versions/ID/archive``: the version's folder as a .tar.gz (its files as
+    uploaded, with what its build wrote); its owner's and the organizers' only (the
+    contract's table: an author's code is theirs)."""
+    import tarfile  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+
+    from django.http import FileResponse  # noqa: PLC0415
+
+    from arena.server.uploads import SCRATCH, version_folder  # noqa: PLC0415
+
+    version = find_version(name)
+    if not sees_private(request.user, version.bot.owner):
+        raise NotYours(f"the files of {version.name} are its owner's")
+    folder = Path(settings.ARENA["folder"])
+    home = None if version.pk is None else version_folder(folder, version.bot.key, version.number)
+    if home is None or version.deleted is not None or not home.is_dir():
+        raise NotFound(f"{version.name} has no files here (a house bot's, or deleted)")
+    # Packed on the folder's own file system (not /tmp), then streamed and removed.
+    packed = tempfile.TemporaryFile(dir=folder / SCRATCH)  # noqa: SIM115 - the response closes it
+    with tarfile.open(fileobj=packed, mode="w:gz") as archive:
+        archive.add(home, arcname=version.name.replace("@", "-"))
+    packed.seek(0)
+    return FileResponse(
+        packed, as_attachment=True, filename=f"{version.name.replace('@', '-')}.tar.gz",
+        content_type="application/gzip",
+    )  # fmt: skip
 
 
 @api("GET")

@@ -28,6 +28,7 @@ urlpatterns = [
     path("api/v1/bots/<str:name>/withdraw", api.withdraw_view),
     path("api/v1/versions/<str:name>/activate", api.activate_view),
     path("api/v1/versions/<str:name>/delete", api.delete_view),
+    path("api/v1/versions/<str:name>/archive", api.archive_view),
     path("api/v1/ladder", api.ladder_view),
     path("api/v1/versions/<str:name>", api.version_view),
     path("api/v1/versions/<str:name>/build-log", api.build_log_view),
