@@ -181,6 +181,60 @@ def test_an_organizer_pauses_invites_and_exports_from_the_organizer_page(
     assert "disabled: &lt;i&gt;x&lt;/i&gt;" in page
     status, _, csv = olga.get("/organizer/leaderboard.csv")
     assert status == 200 and csv.startswith("rank,bot,owner,status,score")
+    _forms_refuse_a_post_without_the_persons_csrf_token(league, olga)
+
+
+def test_cookies_are_secure_behind_tls_and_the_origin_is_the_servers(tmp_path: Path) -> None:
+    """Behind ``url = "https://..."`` the session and CSRF cookies are sent over TLS only,
+    and a form's POST must come from that origin."""
+    from arena.server.config import load_server_config  # noqa: PLC0415
+    from arena.server.folder import Secrets  # noqa: PLC0415
+    from arena.server.site import django_settings  # noqa: PLC0415
+
+    config = tmp_path / "club.toml"
+    config.write_text(CONFIG)
+    secrets = Secrets(django_key="k" * 50, ladder_seed=1)
+    for url, secure in (("https://club.example.org", True), ("http://127.0.0.1:8000", False)):
+        made = django_settings(tmp_path, load_server_config(config), secrets, url, ["x"])
+        assert made["SESSION_COOKIE_SECURE"] is made["CSRF_COOKIE_SECURE"] is secure
+        assert made["SESSION_COOKIE_HTTPONLY"] and made["SESSION_COOKIE_SAMESITE"] == "Lax"
+        assert made["CSRF_TRUSTED_ORIGINS"] == [url]
+
+
+def _forms_refuse_a_post_without_the_persons_csrf_token(league: Server, olga: Person) -> None:
+    """Every form's POST, sent with olga's session cookie (as a page of another site could
+    make her browser send it), is 403 without her CSRF token, and with another person's;
+    her session cookie is HttpOnly and SameSite."""
+    session = next(cookie for cookie in olga.jar if cookie.name == "sessionid")
+    assert session.has_nonstandard_attr("HttpOnly") and not session.secure
+    assert session.get_nonstandard_attr("SameSite") == "Lax"
+    csrf = next(cookie for cookie in olga.jar if cookie.name == "csrftoken")
+    assert csrf.get_nonstandard_attr("SameSite") == "Lax"
+    stranger = Person(league)
+    _, _, page = stranger.get("/login")
+    found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    assert found
+    code = league.invite("olga", "organizer")
+    forms = {
+        "/organizer": {"paused": "yes"},
+        "/account": {"new_token": "1"},
+        "/submit": {},
+        "/bots/rando": {"withdraw": "1"},
+        "/logout": {},
+        "/login": {"username": "olga", "password": PASSWORD},
+        f"/join/{code}": {"user": "olga", "password": PASSWORD},
+    }
+    for path, fields in forms.items():
+        for token in ("", found.group(1)):
+            data = urllib.parse.urlencode({"csrfmiddlewaretoken": token, **fields}).encode()
+            request = urllib.request.Request(league.url + path, data=data)
+            try:
+                olga.opener.open(request, timeout=30)
+                raise AssertionError(f"{path} took a POST without olga's CSRF token")
+            except urllib.error.HTTPError as refused:
+                assert refused.code == 403, (path, refused.code)
+    status, _, page = olga.get("/organizer")
+    assert status == 200 and "The ladder plays." in page, "still signed in, nothing paused"
 
 
 def test_login_is_throttled_and_a_closed_competition_asks_for_it(tmp_path: Path) -> None:

@@ -121,7 +121,11 @@ def django_settings(
         ],
         # Uploads past 2.5 MB spool here, on the folder's file system (not /tmp).
         "FILE_UPLOAD_TEMP_DIR": str(folder / "uploads"),
+        # A session cookie no script reads, sent on no other site's requests (SameSite=Lax:
+        # a link from elsewhere still arrives signed in), and over TLS only behind https.
         "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "CSRF_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_SECURE": url.startswith("https://"),
         "CSRF_COOKIE_SECURE": url.startswith("https://"),
         "LOGGING_CONFIG": None,
