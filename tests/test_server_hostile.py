@@ -7,11 +7,12 @@ from __future__ import annotations
 import io
 import json
 import os
+import subprocess
 import zipfile
 from pathlib import Path
 
 from tests.system import E2E
-from tests.test_server import CONFIG, author, free_port, league_rows, settled, start
+from tests.test_server import CONFIG, Server, author, free_port, league_rows, settled, start
 from tests.test_server_ladder import played_by, until
 
 pytestmark = E2E
@@ -129,6 +130,109 @@ def test_an_authors_stored_bytes_and_uploads_a_day_are_limited(tmp_path: Path) -
         assert answer["error"] == (
             "3 uploads in the last 24 hours: the limit is 3 a day; try again later"
         )
+    finally:
+        running.process.terminate()
+        assert running.process.wait(timeout=30) == 143
+
+
+def children(server: Server) -> dict[str, int]:
+    """The server's children (web app, ladder, builder, ...), by the kind their command
+    names, and their process ids."""
+    found = subprocess.run(
+        ["pgrep", "-a", "-P", str(server.process.pid)], capture_output=True, text=True,
+        check=True,
+    ).stdout.splitlines()  # fmt: skip
+    kinds = {}
+    for line in found:
+        pid, command = line.split(" ", 1)
+        if "arena.server.child" in command:
+            kinds[command.split("arena.server.child ", 1)[1].split()[0]] = int(pid)
+    return kinds
+
+
+def marked(marker: str) -> list[str]:
+    """Processes whose command line holds ``marker`` (what a build left running)."""
+    found = subprocess.run(["pgrep", "-a", "-f", marker], capture_output=True, text=True,
+                           check=False)  # fmt: skip
+    return [line for line in found.stdout.splitlines() if "pgrep" not in line]
+
+
+#: Builds of strangers, each its own author's: what each tries, and how it must end.
+FORK_BOMB = (
+    "python3 -c 'import os, time  # FORKMARK\n"
+    "while True:\n"
+    "    try:\n"
+    "        os.fork()\n"
+    "    except OSError:\n"
+    "        time.sleep(1000)\n'"
+)
+#: Files of 3 MB each, under the file-size limit, without end: the folder's cap stops it.
+DISK_FILL = "sh -c 'i=0; while true; do i=$((i+1)); yes FILLMARK | head -c 3000000 > f$i; done'"
+PAST_BUILD_S = "sh -c 'sleep 1001 & sleep 1002'"
+SNOOP = """\
+for path in {victim}/bot.py {folder}/server.sqlite {folder}/secrets.json ../../ann/1/bot.py; do
+  head -c 200 "$path" > /dev/null 2>&1 && echo "LEAK-read $path" || echo "refused-read $path"
+done
+ls {folder}/bots > /dev/null 2>&1 && echo LEAK-list || echo refused-list
+echo pwned >> {victim}/bot.py 2>/dev/null && echo LEAK-write || echo refused-write
+echo pwned >> ../../ann/1/bot.py 2>/dev/null && echo LEAK-write-relative || echo refused-relative
+ln -s {victim}/bot.py peek.py && echo linked || echo refused-link
+"""
+
+
+def test_hostile_builds_fail_alone_killed_whole_and_the_server_unharmed(
+    tmp_path: Path,
+) -> None:
+    """A build that forks without end, fills its disk cap, runs past ``build_s`` or pries
+    into another version's folder and the server's files: each fails (or is refused) on
+    its own, no process of it is left, the others' files are untouched, and no child of
+    the server dies; the next upload builds as ever."""
+    league = CONFIG.replace("[server]\n", "[server]\nbuild_s = 5\nstored_mb = 8\n")
+    running = start(tmp_path, free_port(), league)
+    try:
+        before = children(running)
+        ann = author(running, "ann")
+        assert running.call("POST", "/api/v1/bots", token=ann,
+                            upload=bot_zip("ann", {"bot.py": FLAKY}))[0] == 202  # fmt: skip
+        assert settled(running, "ann")["status"] == "active"
+        victim = running.folder / "bots" / "ann" / "1"
+        kept = (victim / "bot.py").read_bytes()
+        snoop = SNOOP.format(victim=victim, folder=running.folder)
+        builds = {
+            "bomb": (FORK_BOMB, "failed"),
+            "fill": (DISK_FILL, "failed"),
+            "slow": (PAST_BUILD_S, "failed"),
+            "snoop": ("sh snoop.sh", "active"),
+        }
+        tokens = {}
+        for name, (build, _) in builds.items():
+            token = tokens[name] = author(running, f"eve{name}")
+            files: dict[str, str | bytes] = {"bot.py": FLAKY, "snoop.sh": snoop}
+            upload = bot_zip(name, files, build=build)
+            assert running.call("POST", "/api/v1/bots", token=token, upload=upload)[0] == 202
+        reasons = {}
+        for name, (_, status) in builds.items():
+            version = settled(running, name, timeout=120)
+            assert version["status"] == status, version
+            reasons[name] = running.call("GET", f"/api/v1/versions/{name}",
+                                         token=tokens[name])[1]["reason"]  # fmt: skip
+        over = "the build failed: its build {} this server's limit"
+        assert reasons == {
+            "bomb": over.format("took over 5 s,"),
+            "fill": over.format("wrote more than 8 MB,"),
+            "slow": over.format("took over 5 s,"),
+            "snoop": "",
+        }
+        _, log = running.text("/api/v1/versions/snoop/build-log", tokens["snoop"])
+        assert "LEAK" not in log and log.count("refused-") == 7, log
+        for marker in ("FORKMARK", "FILLMARK", "sleep 1001", "sleep 1002"):
+            assert marked(marker) == [], marker
+        assert (victim / "bot.py").read_bytes() == kept
+        assert children(running) == before, "no child of the server died"
+        # The builder builds on: ann's next version is made active.
+        upload = bot_zip("ann", {"bot.py": FLAKY.replace("WHO", "x")})
+        assert running.call("POST", "/api/v1/bots", token=ann, upload=upload)[0] == 202
+        assert settled(running, "ann@2")["status"] == "active"
     finally:
         running.process.terminate()
         assert running.process.wait(timeout=30) == 143
