@@ -4,10 +4,14 @@ tests/test_server.py so that the test workers share the long ones)."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
+import socket
 import subprocess
+import time
+import uuid
 import zipfile
 from pathlib import Path
 
@@ -42,10 +46,12 @@ for line in sys.stdin:
 """
 
 
-def bot_zip(name: str, files: dict[str, str | bytes], build: str = "") -> bytes:
+def bot_zip(
+    name: str, files: dict[str, str | bytes], build: str = "", run: str = "python3 bot.py"
+) -> bytes:
     """A bot folder of ``files`` as a .zip, its bot.toml naming it ``name`` and running
-    ``python3 bot.py`` (after ``build``, if given)."""
-    toml = f'name = "{name}"\nrun = "python3 bot.py"\n'
+    ``run`` (after ``build``, if given)."""
+    toml = f'name = "{name}"\nrun = "{run}"\n'
     if build:
         toml += f"build = {json.dumps(build)}\n"
     buffer = io.BytesIO()
@@ -236,3 +242,110 @@ def test_hostile_builds_fail_alone_killed_whole_and_the_server_unharmed(
     finally:
         running.process.terminate()
         assert running.process.wait(timeout=30) == 143
+
+
+#: A bot that runs one of ``arena sandbox``'s attacks (arena/bots/probe.py) when it is
+#: started, then plays its first legal move, telling its owner what the attack achieved in
+#: each move's info: the hostile-bot suite, uploaded.
+PROBING = """\
+import json
+import sys
+
+from probe import attack
+
+kind, token, port, target = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+outcome = ""
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        try:
+            outcome = "ok: " + attack(kind, token, port, target)
+        except (OSError, MemoryError, ValueError) as error:
+            outcome = f"blocked: {type(error).__name__}: {error}"
+        print(json.dumps({"type": "ready", "name": "probe"}), flush=True)
+    elif message["type"] == "request":
+        print(json.dumps({"type": "move", "id": message["id"], "move": message["legal"][0],
+                          "info": {"outcome": outcome}}), flush=True)
+    elif message["type"] == "bye":
+        break
+"""
+
+
+def test_the_hostile_bot_suite_uploaded_harms_nothing(tmp_path: Path) -> None:
+    """Each of ``arena sandbox``'s attacks, uploaded as a bot: a connection to a listener
+    on the server's machine, a file outside its folder, /etc/shadow, 300 processes, 4 GiB,
+    an orphan that outlives it, a signal to the ladder, a root capability. Each version
+    fails its checks or plays in the ladder with every attack blocked (what it told its
+    owner, and what is seen from outside), and no child of the server dies."""
+    from arena.bots.selftest import ATTACKS, PROBE  # noqa: PLC0415
+
+    league = CONFIG.replace("players = 3\n", "players = 3\ndeals = 1\nmove_ms = 200\n")
+    league = league.replace("[server]\n", "[server]\nbots_per_author = 8\n")
+    running = start(tmp_path, free_port(), league)
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.05)
+    connections = 0
+    try:
+        before = children(running)
+        mallory = author(running, "mallory")
+        probe = PROBE.read_text().replace("\nmain()\n", "\n")
+        tokens = {}
+        for kind, _ in ATTACKS:
+            tokens[kind] = uuid.uuid4().hex
+            run = f"python3 bot.py {kind} {tokens[kind]} {listener.getsockname()[1]} "
+            run += str(before["ladder"])
+            upload = bot_zip(kind, {"bot.py": PROBING, "probe.py": probe}, run=run)
+            status, answer = running.call("POST", "/api/v1/bots", token=mallory, upload=upload)
+            assert status == 202, answer
+        outcomes: dict[str, set[str]] = {}
+        deadline = time.monotonic() + 240
+        for kind, _ in ATTACKS:
+            version = settled(running, kind, timeout=max(1, deadline - time.monotonic()))
+            assert version["status"] in ("active", "failed"), version
+            if version["status"] == "failed":
+                outcomes[kind] = {"failed: " + version["reason"]}
+                continue
+            while not (seen := _outcomes(running, kind, mallory)):
+                assert time.monotonic() < deadline, f"{kind} never played in the ladder"
+                with contextlib.suppress(TimeoutError):
+                    listener.accept()[0].close()
+                    connections += 1
+                time.sleep(0.2)
+            outcomes[kind] = seen
+        # What the probe alone can tell (as `arena sandbox` judges it); an orphan, a
+        # connection, a file or a signal is seen from outside instead, below (the orphan's
+        # probe says "ok": it did leave one, which the sandbox killed with the bot).
+        for kind in ("read", "forkbomb", "memory", "capabilities", "net", "write", "signal"):
+            assert all(outcome.startswith(("blocked:", "failed:")) for outcome in outcomes[kind]), (
+                kind, outcomes[kind])  # fmt: skip
+        with contextlib.suppress(TimeoutError):
+            listener.accept()[0].close()
+            connections += 1
+        assert connections == 0, "a bot reached a listener on the server's machine"
+        assert not any(Path(f"/tmp/arena-canary-{token}").exists() for token in tokens.values())
+        assert children(running) == before, "no child of the server died"
+        # Stopped, the server leaves no process of any probe behind (the bots under way are
+        # stopped with their trees, the orphan's among them).
+        running.process.terminate()
+        assert running.process.wait(timeout=30) == 143
+        assert all(marked(token) == [] for token in tokens.values()), "no orphan outlived it"
+    finally:
+        listener.close()
+        if running.process.poll() is None:
+            running.process.terminate()
+            running.process.wait(timeout=30)
+
+
+def _outcomes(running: Server, bot: str, token: str) -> set[str]:
+    """What bot ``bot``'s attack achieved in each of its ladder games so far, as it told
+    its owner in its moves' info."""
+    _, games = running.call("GET", f"/api/v1/games?bot={bot}&limit=5", token=token)
+    seen = set()
+    for game in games:
+        seat = game["seats"].index(bot)
+        _, text = running.text(f"/api/v1/games/{game['id']}/replay", token)
+        for line in text.splitlines():
+            record = json.loads(line)
+            if record.get("type") == "move" and record["seat"] == seat and "info" in record:
+                seen.add(record["info"]["outcome"])
+    return seen
