@@ -8,11 +8,14 @@ import contextlib
 import io
 import json
 import os
+import signal
 import socket
+import sqlite3
 import subprocess
 import time
 import uuid
 import zipfile
+from contextlib import closing
 from pathlib import Path
 
 from tests.system import E2E
@@ -349,3 +352,56 @@ def _outcomes(running: Server, bot: str, token: str) -> set[str]:
             if record.get("type") == "move" and record["seat"] == seat and "info" in record:
                 seen.add(record["info"]["outcome"])
     return seen
+
+
+def counted_once(folder: Path) -> dict[str, int]:
+    """Each bot's games on the ladder's leaderboard, checked against the ratings it was
+    given one game at a time (a game rated twice, or a rating lost, would differ)."""
+    path = folder / "results.sqlite"
+    with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        standings = dict(db.execute("SELECT bot, games FROM standings"))
+        rated = dict(db.execute("SELECT bot, count(*) FROM ratings GROUP BY bot"))
+        ids = db.execute("SELECT count(*), count(DISTINCT id) FROM games").fetchone()
+    assert standings == rated, (standings, rated)
+    assert ids[0] == ids[1]
+    return {bot: int(games) for bot, games in standings.items()}
+
+
+def test_kill_9_of_the_ladder_or_the_builder_loses_nothing_and_counts_nothing_twice(
+    tmp_path: Path,
+) -> None:
+    """The ladder killed mid-play and the builder killed mid-build are started again: the
+    cut build runs again from its start, the ladder plays on from its folder, and every
+    game is counted once."""
+    league = CONFIG.replace("players = 3\n", "players = 3\ndeals = 1\nmove_ms = 200\n")
+    league += '[[bots]]\nname = "rando"\ncommand = "python3 -m arena.samples.random_bot"\n'
+    running = start(tmp_path, free_port(), league)
+    try:
+        ann = author(running, "ann")
+        upload = bot_zip("ann", {"bot.py": FLAKY.replace("WHO", "x")})
+        assert running.call("POST", "/api/v1/bots", token=ann, upload=upload)[0] == 202
+        assert settled(running, "ann")["status"] == "active"
+        until(lambda: played_by(running.folder, "ann") >= 3)
+        os.kill(children(running)["ladder"], signal.SIGKILL)
+        running.stderr_until("the ladder stopped (exit status -9); starting it again")
+        held = played_by(running.folder, "ann")
+        until(lambda: played_by(running.folder, "ann") > held + 3)
+        # A build cut by kill -9 of the builder: queued again, built again from its start.
+        slow = "sh -c 'echo x >> built.txt; sleep 3'"
+        marker = running.folder / "bots" / "ann" / "2" / "built.txt"
+        upload = bot_zip("ann", {"bot.py": FLAKY.replace("WHO", "y")}, build=slow)
+        assert running.call("POST", "/api/v1/bots", token=ann, upload=upload)[0] == 202
+        until(marker.exists, timeout=60)
+        os.kill(children(running)["builder"], signal.SIGKILL)
+        running.stderr_until("the builder stopped (exit status -9); starting it again")
+        assert settled(running, "ann@2")["status"] == "active"
+        assert marker.read_text() == "x\nx\n", "the cut build ran again, from its start"
+        until(lambda: played_by(running.folder, "ann@2") >= 3)
+        running.process.terminate()
+        assert running.process.wait(timeout=30) == 143
+        games = counted_once(running.folder)
+        assert games["ann"] > held and games["ann@2"] >= 3, games
+    finally:
+        if running.process.poll() is None:
+            running.process.terminate()
+            running.process.wait(timeout=30)
