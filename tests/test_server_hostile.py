@@ -8,6 +8,7 @@ import contextlib
 import io
 import json
 import os
+import shutil
 import signal
 import socket
 import sqlite3
@@ -15,9 +16,13 @@ import subprocess
 import time
 import uuid
 import zipfile
+from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 
+import pytest
+
+from arena.server.web.disk import FULL
 from tests.system import E2E
 from tests.test_server import CONFIG, Server, author, free_port, league_rows, settled, start
 from tests.test_server_ladder import played_by, until
@@ -405,3 +410,63 @@ def test_kill_9_of_the_ladder_or_the_builder_loses_nothing_and_counts_nothing_tw
         if running.process.poll() is None:
             running.process.terminate()
             running.process.wait(timeout=30)
+
+
+@contextlib.contextmanager
+def small_disk(where: Path, mb: int) -> Iterator[Path]:
+    """A file system of ``mb`` megabytes of its own (a tmpfs, mounted as root) at ``where``."""
+    where.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={mb}m", "tmpfs", str(where)],
+                   check=True)  # fmt: skip
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=True)
+
+
+def fill(disk: Path, leave: int) -> Path:
+    """A file that takes all of ``disk``'s free space but ``leave`` bytes."""
+    filler = disk / "filler"
+    with filler.open("wb") as file:
+        os.posix_fallocate(file.fileno(), 0, shutil.disk_usage(disk).free - leave)
+    return filler
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a small disk takes root")
+def test_a_full_disk_refuses_uploads_whole_and_pauses_the_ladder(tmp_path: Path) -> None:
+    """On a full disk an upload is refused with 507 in one line, large (spooled) or small
+    (unpacked), nothing of it kept; the ladder says it waits for room, without a crash
+    loop, and plays on once there is room; no game is lost or counted twice."""
+    league = CONFIG.replace("players = 3\n", "players = 3\ndeals = 1\nmove_ms = 200\n")
+    league = league.replace("upload_mb = 1\n", "upload_mb = 5\n")
+    league += '[[bots]]\nname = "rando"\ncommand = "python3 -m arena.samples.random_bot"\n'
+    with small_disk(tmp_path / "disk", 128) as disk:
+        running = start(disk, free_port(), league)
+        try:
+            ann = author(running, "ann")
+            upload = bot_zip("ann", {"bot.py": FLAKY.replace("WHO", "x")})
+            assert running.call("POST", "/api/v1/bots", token=ann, upload=upload)[0] == 202
+            assert settled(running, "ann")["status"] == "active"
+            until(lambda: played_by(running.folder, "ann") >= 3)
+            before = children(running)
+            filler = fill(disk, 1 << 20)
+            for size in (4 << 20, 1536 << 10):  # spooled while it arrives; kept in memory
+                big = bot_zip("ann", {"bot.py": FLAKY, "blob": os.urandom(size)})
+                status, answer = running.call("POST", "/api/v1/bots", token=ann, upload=big)
+                assert (status, answer) == (507, {"error": FULL}), (size, status, answer)
+                assert list((running.folder / "uploads").iterdir()) == [], "nothing half-kept"
+            running.stderr_until("the ladder waits until 50 MB are free", timeout=60)
+            assert running.call("GET", "/api/v1/bots/ann")[1]["versions"][0]["version"] == "ann"
+            held = played_by(running.folder, "ann")
+            time.sleep(3)
+            assert children(running) == before, "no child died: no crash loop"
+            filler.unlink()
+            running.stderr_until("the ladder goes on", timeout=30)
+            until(lambda: played_by(running.folder, "ann") > held + 3)
+            running.process.terminate()
+            assert running.process.wait(timeout=30) == 143
+            counted_once(running.folder)
+        finally:
+            if running.process.poll() is None:
+                running.process.terminate()
+                running.process.wait(timeout=30)

@@ -26,8 +26,10 @@ from the package caches the builder fills when it starts
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import shutil
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -44,6 +46,7 @@ from arena.game import Rules
 from arena.protocol import Limits
 from arena.server.ladder import Resources, as_bot, game_settings
 from arena.server.organizer import lift_ladder_disable
+from arena.server.room import ROOM_MB, disk_full, free_mb, wait_for_room
 from arena.server.uploads import version_folder
 from arena.server.verdicts import running_verdict
 
@@ -187,6 +190,8 @@ def work_once(folder: Path, table: Table) -> bool:
         )
         played = "" if failed is not None else self_play(spec, table, version.digest)
     except BuildFailed as failure:
+        if free_mb(folder) < ROOM_MB:  # not the author's fault: built again once there is room
+            raise OSError(errno.ENOSPC, f"{name}'s build found the disk full") from failure
         _set(version, "failed", f"the build failed: {failure.reason}")
         return True
     except ArenaError as error:  # a bot.toml this arena cannot run (a program not there)
@@ -221,8 +226,17 @@ def _keep_log(source: Path | None, log: Path) -> None:
 
 def run(folder: Path, table: Table) -> None:
     """Build queued versions one at a time, until a stop (a KeyboardInterrupt: the build
-    or check it cuts is queued again at the next start)."""
+    or check it cuts is queued again at the next start). A full disk is waited out
+    (:mod:`arena.server.room`), the build it cut queued again."""
     requeue_cut()
     while True:
-        if not work_once(folder, table):
+        try:
+            worked = work_once(folder, table)
+        except Exception as error:
+            if not disk_full(error):
+                raise
+            wait_for_room(folder, "builder", lambda line: print(line, file=sys.stderr))
+            requeue_cut()  # the build or check it cut runs again, from its start
+            continue
+        if not worked:
             time.sleep(IDLE_S)

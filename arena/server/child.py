@@ -96,6 +96,7 @@ def ladder(config_path: Path, folder: Path, url: str, jobs: int) -> None:
         wait_while_paused,
     )
     from arena.server.organizer import frozen, paused  # noqa: PLC0415
+    from arena.server.room import disk_full, wait_for_room  # noqa: PLC0415
     from arena.server.site import setup  # noqa: PLC0415
     from arena.tournament.config import config_bots  # noqa: PLC0415
 
@@ -114,6 +115,7 @@ def ladder(config_path: Path, folder: Path, url: str, jobs: int) -> None:
             while True:  # a pause ends the run; resuming runs it again, from the folder
                 wait_while_paused(lambda line: print(line, file=sys.stderr))
                 field = field_now(folder, house, players, running.resources)
+                full = False
                 with Watch(paused) as watch:
                     try:
                         run(
@@ -142,6 +144,12 @@ def ladder(config_path: Path, folder: Path, url: str, jobs: int) -> None:
                     except KeyboardInterrupt as stop:
                         if isinstance(stop, Stopped) or not watch.fired:
                             raise
+                    except Exception as error:  # a full disk pauses it; anything else is a bug
+                        if not disk_full(error):
+                            raise
+                        full = True
+                if full:  # every game committed before is kept; the rest are played again
+                    wait_for_room(folder, "ladder", lambda line: print(line, file=sys.stderr))
         except KeyboardInterrupt:
             sys.exit(143)
 

@@ -72,6 +72,9 @@ def django_settings(
             # costs no database read.
             "whitenoise.middleware.WhiteNoiseMiddleware",
             "django.contrib.sessions.middleware.SessionMiddleware",
+            # A full disk is 507 in one line (arena.server.web.disk), also while a form is
+            # read: so before the CSRF check, which reads it.
+            "arena.server.web.disk.DiskFullMiddleware",
             "django.middleware.csrf.CsrfViewMiddleware",
             "django.contrib.auth.middleware.AuthenticationMiddleware",
             "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -121,6 +124,10 @@ def django_settings(
         ],
         # Uploads past 2.5 MB spool here, on the folder's file system (not /tmp).
         "FILE_UPLOAD_TEMP_DIR": str(folder / "uploads"),
+        "FILE_UPLOAD_HANDLERS": [
+            "django.core.files.uploadhandler.MemoryFileUploadHandler",
+            "arena.server.web.disk.RoomyUploadHandler",
+        ],
         # A session cookie no script reads, sent on no other site's requests (SameSite=Lax:
         # a link from elsewhere still arrives signed in), and over TLS only behind https.
         "SESSION_COOKIE_HTTPONLY": True,
