@@ -5,6 +5,7 @@ tests/test_server.py so that the test workers share the long ones)."""
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import json
 import os
@@ -13,6 +14,7 @@ import signal
 import socket
 import sqlite3
 import subprocess
+import sys
 import time
 import uuid
 import zipfile
@@ -470,3 +472,60 @@ def test_a_full_disk_refuses_uploads_whole_and_pauses_the_ladder(tmp_path: Path)
             if running.process.poll() is None:
                 running.process.terminate()
                 running.process.wait(timeout=30)
+
+
+def damage(path: Path) -> str:
+    """Overwrite a stretch of ``path`` past its first page, as a failing disk might; the
+    file's SHA-256 after."""
+    with path.open("r+b") as file:
+        file.seek(8192)
+        file.write(b"\xde\xad" * 2048)
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_a_damaged_database_is_named_in_one_line_and_never_changed(tmp_path: Path) -> None:
+    """Either database of a folder, damaged while the server was stopped: the next start
+    is refused in one line naming the file, which is left byte for byte as it was; the
+    folder restored, the server starts again."""
+    league = CONFIG.replace("players = 3\n", "players = 2\ndeals = 1\nmove_ms = 200\n")
+    league += '[[bots]]\nname = "rando"\ncommand = "python3 -m arena.samples.random_bot"\n'
+    port = free_port()
+    running = start(tmp_path, port, league)
+    until(lambda: played_by(running.folder, "rando") >= 20)
+    running.process.terminate()
+    assert running.process.wait(timeout=30) == 143
+    folder = running.folder
+    for name, said in (
+        ("results.sqlite", "is damaged (database disk image is malformed): nothing was "
+                           "changed; restore it from a copy, or start a new folder"),
+        ("server.sqlite", "is damaged (database disk image is malformed): nothing was changed "
+                          "in it; restore the folder from a backup (arena serve CONFIG "
+                          "--restore FILE)"),
+    ):  # fmt: skip
+        path = folder / name
+        kept = path.read_bytes()
+        digest = damage(path)
+        done = subprocess.run(
+            [sys.executable, "-m", "arena", "serve", str(running.config), "--port", str(port)],
+            cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert done.returncode == 1, done.stderr
+        assert done.stderr == f"Error: {Path('results/club') / name} {said}\n", done.stderr
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == digest, "never changed"
+        path.write_bytes(kept)
+    again = start(tmp_path, port, league)
+    again.process.terminate()
+    assert again.process.wait(timeout=30) == 143
+
+
+def test_a_child_that_finds_damage_stops_the_server_at_once() -> None:
+    """A child that exits FATAL (it found a database damaged, and said so) is not started
+    again: the server stops with exit status 1, saying which child."""
+    from arena.server.supervise import FATAL, Child, Supervisor  # noqa: PLC0415
+
+    said: list[str] = []
+    child = Child("ladder", [sys.executable, "-c", f"raise SystemExit({FATAL})"])
+    started = time.monotonic()
+    assert Supervisor([child], said.append).run() == 1
+    assert said == ["the ladder cannot go on (its line above says why), so the server stops"]
+    assert time.monotonic() - started < 10

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 2
 T = TypeVar("T")
 #: SQLite's primary result codes for a damaged file: SQLITE_CORRUPT and SQLITE_NOTADB.
-_CORRUPT = (11, 26)
+CORRUPT = (11, 26)
 
 DATABASE = "results.sqlite"
 #: The tables ``arena leaderboard`` reads: small, so a quick check of them costs little.
@@ -910,16 +910,12 @@ class Store:
         try:
             return read()
         except sqlite3.DatabaseError as error:
-            if getattr(error, "sqlite_errorcode", 0) & 0xFF in _CORRUPT:
+            if getattr(error, "sqlite_errorcode", 0) & 0xFF in CORRUPT:
                 raise self._damaged(str(error)) from None
             raise StoreError(f"{self.folder / DATABASE}: {error}") from None  # locked, I/O...
 
     def _damaged(self, problem: str) -> StoreError:
-        first = problem.splitlines()[0] if problem else "unknown"
-        return StoreError(
-            f"{self.folder / DATABASE} is damaged ({first}): nothing was changed; restore it "
-            "from a copy, or start a new folder"
-        )
+        return damaged_store(self.folder / DATABASE, problem)
 
     def close(self) -> None:
         """Commit what is recorded, and close the database."""
@@ -984,8 +980,21 @@ def open_existing(folder: Path) -> Store:
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
         return Store(folder, db)
+    except sqlite3.DatabaseError as error:
+        if getattr(error, "sqlite_errorcode", 0) & 0xFF in CORRUPT:
+            raise damaged_store(path, str(error)) from None
+        raise StoreError(f"{path}: not a usable results store: {error}") from None
     except (sqlite3.Error, json.JSONDecodeError, KeyError, TypeError) as error:
         raise StoreError(f"{path}: not a usable results store: {error}") from None
+
+
+def damaged_store(path: Path, problem: str) -> StoreError:
+    """The one line for a results.sqlite that SQLite finds damaged."""
+    first = problem.splitlines()[0] if problem else "unknown"
+    return StoreError(
+        f"{path} is damaged ({first}): nothing was changed; restore it from a copy, or start "
+        "a new folder"
+    )
 
 
 def run_script(db: sqlite3.Connection, script: str) -> None:

@@ -180,18 +180,34 @@ def verdicts(config_path: Path, folder: Path, url: str, jobs: int) -> None:
 
 
 def main(argv: list[str]) -> None:
-    """Run the child ``argv[0]`` names."""
+    """Run the child ``argv[0]`` names. One that finds a database damaged says so in one
+    line and exits :data:`~arena.server.supervise.FATAL`: a restart would not mend it, and
+    the server stops rather than restarting it again and again."""
+    from arena.results.store import StoreError  # noqa: PLC0415
+    from arena.server.folder import damage_in  # noqa: PLC0415
+    from arena.server.supervise import FATAL  # noqa: PLC0415
+
     kind, config_path, folder, url, *rest = argv
-    if kind == "web":
-        web(Path(config_path), Path(folder), url, int(rest[0]))
-    elif kind == "builder":
-        builder(Path(config_path), Path(folder), url)
-    elif kind == "ladder":
-        ladder(Path(config_path), Path(folder), url, int(rest[0]))
-    elif kind == "verdicts":
-        verdicts(Path(config_path), Path(folder), url, int(rest[0]))
-    else:
-        raise SystemExit(f"arena.server.child: no child {kind!r}")
+    try:
+        if kind == "web":
+            web(Path(config_path), Path(folder), url, int(rest[0]))
+        elif kind == "builder":
+            builder(Path(config_path), Path(folder), url)
+        elif kind == "ladder":
+            ladder(Path(config_path), Path(folder), url, int(rest[0]))
+        elif kind == "verdicts":
+            verdicts(Path(config_path), Path(folder), url, int(rest[0]))
+        else:
+            raise SystemExit(f"arena.server.child: no child {kind!r}")
+    except StoreError as error:  # the ladder's store, damaged or unreadable
+        print(f"arena serve: {error}", file=sys.stderr)
+        sys.exit(FATAL)
+    except Exception as error:
+        line = damage_in(error, Path(folder))
+        if line is None:
+            raise
+        print(f"arena serve: {line}", file=sys.stderr)
+        sys.exit(FATAL)
 
 
 if __name__ == "__main__":

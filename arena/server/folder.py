@@ -15,8 +15,9 @@ import fcntl
 import json
 import os
 import secrets
+import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -92,3 +93,60 @@ def held(folder: Path) -> Iterator[None]:
         yield
     finally:
         os.close(handle)
+
+
+def check_databases(folder: Path) -> None:
+    """Refuse to serve a folder whose databases SQLite finds damaged, naming the file:
+    both are read through read-only connections, so nothing is changed in them (a
+    damaged file is evidence, and what a restore starts from).
+
+    Raises:
+        ServerError: the server's database is damaged.
+        StoreError: the ladder's ``results.sqlite`` is damaged (its board tables checked:
+            the ladder checks the whole file when it resumes).
+    """
+    from arena.results.store import DATABASE, open_existing  # noqa: PLC0415
+
+    server = folder / SERVER_DB
+    if server.is_file():
+        try:
+            with closing(sqlite3.connect(f"file:{server}?mode=ro", uri=True)) as db:
+                found = [str(row[0]) for row in db.execute("PRAGMA quick_check(4)")]
+        except sqlite3.DatabaseError as error:
+            found = [str(error)]
+        if found != ["ok"]:
+            raise ServerError(damaged(server, found[0]))
+    if (folder / DATABASE).is_file():
+        store = open_existing(folder)
+        try:
+            store.check(full=False)
+        finally:
+            store.close()
+
+
+def damaged(path: Path, problem: str) -> str:
+    """The one line for a database SQLite finds damaged."""
+    return (
+        f"{path} is damaged ({problem.splitlines()[0] if problem else 'unknown'}): nothing was "
+        "changed in it; restore the folder from a backup (arena serve CONFIG --restore FILE)"
+    )
+
+
+def damage_in(error: BaseException, folder: Path) -> str | None:
+    """The one line for ``error`` (or an error it came from) where it is SQLite finding a
+    database of ``folder`` damaged (through Django: the server's database; else the
+    ladder's results.sqlite), or None for any other error."""
+    from arena.results.store import CORRUPT, DATABASE  # noqa: PLC0415
+
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, sqlite3.DatabaseError) and (
+            getattr(current, "sqlite_errorcode", 0) & 0xFF in CORRUPT
+            or "malformed" in str(current)
+        ):
+            django = type(error).__module__.startswith("django")
+            return damaged(folder / (SERVER_DB if django else DATABASE), str(current))
+        current = current.__cause__ or current.__context__
+    return None

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from arena.bots.sandbox import Capabilities, SandboxError, detect
 from arena.server.config import load_server_config
-from arena.server.folder import held, prepare
+from arena.server.folder import check_databases, held, prepare
 from arena.server.ladder import strangers_protections
 from arena.server.supervise import (
     Supervisor,
@@ -41,8 +41,9 @@ def serve(
         ConfigError: a bad config file, in one line.
         SandboxError: the machine's sandbox lacks a protection
             (:func:`arena.server.ladder.strangers_protections`).
-        ServerError: another server holds the folder, the address is taken, or a newer
-            arena wrote the folder.
+        ServerError: another server holds the folder, the address is taken, a newer
+            arena wrote the folder, or its database is damaged.
+        StoreError: the ladder's results.sqlite is damaged.
     """
     from arena.server.site import migrate, setup, site_url  # noqa: PLC0415 - Django
     from arena.server.static import publish  # noqa: PLC0415
@@ -53,6 +54,7 @@ def serve(
     folder = config.folder(out)
     secrets = prepare(folder)
     with held(folder):
+        check_databases(folder)  # before anything opens them to write
         swept = sweep_uploads(folder)
         if swept:
             say(f"arena serve: {swept} upload(s) cut by the last stop were thrown away")

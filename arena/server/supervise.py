@@ -29,6 +29,9 @@ DEATHS_TO_STOP = 3
 POLL_S = 0.2
 #: linux/prctl.h
 _PR_SET_PDEATHSIG = 1
+#: The exit status of a child that cannot go on for a reason a restart would not mend
+#: (a damaged database: it said which, in one line): the server stops at once.
+FATAL = 3
 
 
 def _die_with_parent() -> None:
@@ -85,6 +88,10 @@ class Supervisor:
                     status = child.process.poll()
                     if status is None:
                         continue
+                    if status == FATAL:
+                        self.say(f"the {child.name} cannot go on (its line above says why), "
+                                 "so the server stops")  # fmt: skip
+                        return 1
                     now = time.monotonic()
                     self.deaths = [t for t in self.deaths if now - t < DEATH_WINDOW_S] + [now]
                     if len(self.deaths) >= DEATHS_TO_STOP:
