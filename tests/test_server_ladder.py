@@ -36,6 +36,8 @@ def done_games(folder: Path) -> int:
     if not (folder / "results.sqlite").is_file():
         return 0
     with closing(sqlite3.connect(f"file:{folder / 'results.sqlite'}?mode=ro", uri=True)) as db:
+        if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone():
+            return 0  # the ladder has made the file, and not yet its tables
         return int(db.execute("SELECT count(*) FROM games WHERE status = 'done'").fetchone()[0])
 
 
