@@ -132,7 +132,7 @@ def test_an_authors_stored_bytes_and_uploads_a_day_are_limited(tmp_path: Path) -
         assert running.call("POST", "/api/v1/versions/ann/delete", {}, token=bob)[0] == 403
         status, deleted = running.call("POST", "/api/v1/versions/ann/delete", {}, token=ann)
         assert (status, deleted["deleted"]) == (200, True), deleted
-        assert not (running.folder / "bots" / "ann" / "1").exists()
+        until(lambda: not (running.folder / "bots" / "ann" / "1").exists(), timeout=30)
         status, answer = running.call("POST", "/api/v1/bots", token=ann, upload=second)
         assert status == 202, answer
         status, again = running.call("POST", "/api/v1/versions/ann/activate", {}, token=ann)

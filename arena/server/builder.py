@@ -49,6 +49,7 @@ from arena.server.organizer import lift_ladder_disable
 from arena.server.room import ROOM_MB, disk_full, free_mb, wait_for_room
 from arena.server.uploads import version_folder
 from arena.server.verdicts import running_verdict
+from arena.server.versions import sweep_deleted
 
 #: Where each version's build log is kept.
 BUILD_LOGS = Path("logs") / "builds"
@@ -231,6 +232,7 @@ def run(folder: Path, table: Table) -> None:
     requeue_cut()
     while True:
         try:
+            sweep_deleted(folder)
             worked = work_once(folder, table)
         except Exception as error:
             if not disk_full(error):

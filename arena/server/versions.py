@@ -75,16 +75,18 @@ def withdraw(user: Any, name: str) -> Any:
     return bot
 
 
-def delete_files(user: Any, version: Any, folder: Path) -> Any:
-    """Delete the files of ``version`` (retired or failed) in the competition ``folder``,
-    so that they no longer count against its author's ``stored_mb``; its games, ratings
-    and build log stay. The version.
+def delete_files(user: Any, version: Any) -> Any:
+    """Delete the files of ``version`` (retired or failed), so that they no longer count
+    against its author's ``stored_mb`` (the builder removes them within a second,
+    :func:`sweep_deleted`); its games, ratings and build log stay. The version.
 
     Raises:
         NotYours: another author's bot (403).
         Refused: a house bot, the active version, or one still on its way.
     """
     from django.utils import timezone  # noqa: PLC0415
+
+    from arena.server.web.models import Setting  # noqa: PLC0415
 
     _may_change(user, version.bot)
     if version.pk is None:
@@ -95,8 +97,28 @@ def delete_files(user: Any, version: Any, folder: Path) -> Any:
             "can be deleted"
         )
     if version.deleted is None:
-        remove_tree(version_folder(folder, version.bot.key, version.number))
         version.deleted = timezone.now()
         version.stored = 0
         version.save(update_fields=["deleted", "stored"])
+        Setting.objects.update_or_create(key=SWEEP, defaults={"value": "yes"})
     return version
+
+
+#: The switch that asks the builder to remove deleted versions' files.
+SWEEP = "sweep"
+
+
+def sweep_deleted(folder: Path) -> int:
+    """Remove the files of the versions deleted since the last sweep (the builder does it:
+    they are root's where the server is, and the web app is not); how many folders."""
+    from arena.server.web.models import Setting, Version  # noqa: PLC0415
+
+    if not Setting.objects.filter(key=SWEEP, value="yes").update(value=""):
+        return 0
+    removed = 0
+    for version in Version.objects.select_related("bot").filter(deleted__isnull=False):
+        home = version_folder(folder, version.bot.key, version.number)
+        if home.exists():
+            remove_tree(home)
+            removed += 1
+    return removed

@@ -404,7 +404,7 @@ def delete_view(request: HttpRequest, name: str) -> HttpResponse:
     failed version's files are deleted, to free room under ``stored_mb``."""
     from arena.server.versions import delete_files  # noqa: PLC0415
 
-    version = delete_files(request.user, find_version(name), Path(settings.ARENA["folder"]))
+    version = delete_files(request.user, find_version(name))
     return JsonResponse(version_object(version, request.user))
 
 

@@ -161,7 +161,7 @@ def bot_page(request: HttpRequest, name: str) -> HttpResponse:
                 version = find_version(request.POST["delete"])
                 if version.bot.pk != bot.pk:
                     raise Refused(f"{version.name} is not a version of {bot.name}")
-                delete_files(who, version, folder())
+                delete_files(who, version)
         except Refused as problem:
             return refused(request, problem)
         return HttpResponseRedirect(f"/bots/{quote(bot.name)}")
