@@ -37,13 +37,18 @@ def web(config_path: Path, folder: Path, url: str, fd: int) -> None:
     from arena.server.config import load_server_config  # noqa: PLC0415
     from arena.server.folder import prepare  # noqa: PLC0415
     from arena.server.site import setup  # noqa: PLC0415
+    from arena.server.webuser import become, recorded  # noqa: PLC0415
 
     config = load_server_config(config_path)
     setup(folder, config, prepare(folder), url)
     listening = socket.socket(fileno=fd)
     (folder / "uploads").mkdir(exist_ok=True)
+    application = get_wsgi_application()  # WhiteNoise reads the static files here
+    uid = recorded(folder)
+    if uid is not None:  # root: the secrets are read; strangers meet the web app's own user
+        become(uid)
     waitress.serve(
-        get_wsgi_application(),
+        application,
         sockets=[listening],
         threads=THREADS,
         ident="arena",
