@@ -152,6 +152,11 @@ class StoreError(ArenaError):
     """A results folder that cannot be used: unreadable, or from another tournament."""
 
 
+class StoreDamaged(StoreError):
+    """SQLite finds ``results.sqlite`` damaged: no retry mends it (a lock or an I/O error
+    may pass; this does not)."""
+
+
 def base_name(name: str) -> str:
     """The name a bot was entered under: ``alice`` for ``alice@2`` (a second version)."""
     return name.split("@", 1)[0]
@@ -914,7 +919,7 @@ class Store:
                 raise self._damaged(str(error)) from None
             raise StoreError(f"{self.folder / DATABASE}: {error}") from None  # locked, I/O...
 
-    def _damaged(self, problem: str) -> StoreError:
+    def _damaged(self, problem: str) -> StoreDamaged:
         return damaged_store(self.folder / DATABASE, problem)
 
     def close(self) -> None:
@@ -988,10 +993,10 @@ def open_existing(folder: Path) -> Store:
         raise StoreError(f"{path}: not a usable results store: {error}") from None
 
 
-def damaged_store(path: Path, problem: str) -> StoreError:
+def damaged_store(path: Path, problem: str) -> StoreDamaged:
     """The one line for a results.sqlite that SQLite finds damaged."""
     first = problem.splitlines()[0] if problem else "unknown"
-    return StoreError(
+    return StoreDamaged(
         f"{path} is damaged ({first}): nothing was changed; restore it from a copy, or start "
         "a new folder"
     )

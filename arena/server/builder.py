@@ -191,7 +191,10 @@ def work_once(folder: Path, table: Table) -> bool:
         )
         played = "" if failed is not None else self_play(spec, table, version.digest)
     except BuildFailed as failure:
-        if free_mb(folder) < ROOM_MB:  # not the author's fault: built again once there is room
+        if free_mb(folder) < ROOM_MB and version.pk not in _CUT_BY_FULL_DISK:
+            # Not the author's fault, the first time: built again once there is room. A
+            # second time, its own writes may be what fills the disk: it fails.
+            _CUT_BY_FULL_DISK.add(version.pk)
             raise OSError(errno.ENOSPC, f"{name}'s build found the disk full") from failure
         _set(version, "failed", f"the build failed: {failure.reason}")
         return True
@@ -216,6 +219,10 @@ def work_once(folder: Path, table: Table) -> bool:
         _set(version, "active")
         lift_ladder_disable(version.bot)
     return True
+
+
+#: Versions whose build a full disk cut once (in this builder's life).
+_CUT_BY_FULL_DISK: set[int] = set()
 
 
 def _keep_log(source: Path | None, log: Path) -> None:

@@ -113,7 +113,7 @@ def check_databases(folder: Path) -> None:
         StoreError: the ladder's ``results.sqlite`` is damaged (its board tables checked:
             the ladder checks the whole file when it resumes).
     """
-    from arena.results.store import DATABASE, open_existing  # noqa: PLC0415
+    from arena.results.store import CORRUPT, DATABASE, open_existing  # noqa: PLC0415
 
     server = folder / SERVER_DB
     if server.is_file():
@@ -121,6 +121,8 @@ def check_databases(folder: Path) -> None:
             with closing(sqlite3.connect(f"file:{server}?mode=ro", uri=True)) as db:
                 found = [str(row[0]) for row in db.execute("PRAGMA quick_check(4)")]
         except sqlite3.DatabaseError as error:
+            if getattr(error, "sqlite_errorcode", 0) & 0xFF not in CORRUPT:
+                raise ServerError(f"{server}: {error}") from None  # locked, unreadable...
             found = [str(error)]
         if found != ["ok"]:
             raise ServerError(damaged(server, found[0]))

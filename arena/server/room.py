@@ -15,6 +15,7 @@ free again; the web app answers an upload that found no room with 507.
 from __future__ import annotations
 
 import errno
+import os
 import shutil
 import sqlite3
 import time
@@ -23,6 +24,8 @@ from pathlib import Path
 
 #: Free space on the folder's file system after which a child goes on.
 ROOM_MB = 50
+#: Files that must be free to make, too.
+ROOM_FILES = 1000
 #: How often a waiting child looks again.
 CHECK_S = 2.0
 #: What SQLite says when a write finds no room (SQLITE_FULL), in any wrapper's message.
@@ -47,7 +50,10 @@ def disk_full(error: BaseException) -> bool:
 
 
 def free_mb(folder: Path) -> float:
-    """Megabytes free for the server on ``folder``'s file system."""
+    """Megabytes free for the server on ``folder``'s file system (0 when it has no file
+    left to make: a disk runs out of inodes as well as of bytes)."""
+    if os.statvfs(folder).f_favail < ROOM_FILES:
+        return 0.0
     return shutil.disk_usage(folder).free / 2**20
 
 
