@@ -556,8 +556,10 @@ def test_started_as_root_the_web_app_answers_as_a_user_of_its_own(tmp_path: Path
     ladder work through it, and a restart keeps the same uid."""
     from arena.server.webuser import FIRST  # noqa: PLC0415
 
+    league = CONFIG.replace("players = 3\n", "players = 3\ndeals = 1\nmove_ms = 200\n")
+    league += '[[bots]]\nname = "rando"\ncommand = "python3 -m arena.samples.random_bot"\n'
     port = free_port()
-    running = start(tmp_path, port)
+    running = start(tmp_path, port, league)
     try:
         uid = int((running.folder / "web.uid").read_text())
         assert FIRST <= uid < FIRST + 65536
@@ -566,19 +568,34 @@ def test_started_as_root_the_web_app_answers_as_a_user_of_its_own(tmp_path: Path
         each = "\t".join([str(uid)] * 4)  # real, effective, saved, file system
         assert ids(web) == {"Uid": each, "Gid": each, "Groups": "", "CapEff": "0" * 16}
         assert ids(children(running)["ladder"])["Uid"].startswith("0\t"), "the rest stays root"
-        seen = running.folder.stat()
-        assert (seen.st_uid, seen.st_gid, seen.st_mode & 0o7777) == (0, uid, 0o2770)
-        secrets = (running.folder / "secrets.json").stat()
-        assert (secrets.st_uid, secrets.st_gid, secrets.st_mode & 0o777) == (0, 0, 0o600)
         ann = author(running, "ann")
         upload = bot_zip("ann", {"bot.py": FLAKY})
         assert running.call("POST", "/api/v1/bots", token=ann, upload=upload)[0] == 202
         assert settled(running, "ann")["status"] == "active"
-        wal = running.folder / "server.sqlite-wal"
-        assert wal.stat().st_gid == uid and wal.stat().st_mode & 0o077 == 0o060
+        until(lambda: played_by(running.folder, "ann") > 0)
+        # The group writes only its database, the uploads and the versions' folders: not
+        # the folder itself (where root's files are, and root makes files by name), nor
+        # the logs, the replays, the ladder's store; the secrets are root's alone.
+        wanted = {
+            ".": (0, uid, 0o2750),
+            "server.sqlite": (0, uid, 0o660),
+            "server.sqlite-wal": (0, uid, 0o660),
+            "uploads": (0, uid, 0o2770),
+            "bots": (0, uid, 0o2770),
+            "logs": (0, uid, 0o2750),
+            "replays": (0, uid, 0o2750),
+            "results.sqlite": (0, uid, 0o640),
+            "secrets.json": (0, 0, 0o600),
+            "web.uid": (0, 0, 0o600),
+        }
+        for name, (owner, group, mode) in wanted.items():
+            seen = (running.folder / name).stat()
+            assert (seen.st_uid, seen.st_gid, seen.st_mode & 0o7777) == (owner, group, mode), name
+        replay = next((running.folder / "replays").iterdir())
+        assert replay.stat().st_gid == uid and replay.stat().st_mode & 0o077 == 0o040
         running.process.terminate()
         assert running.process.wait(timeout=30) == 143
-        running = start(tmp_path, port)
+        running = start(tmp_path, port, league)
         assert (running.folder / "web.uid").read_text() == f"{uid}\n", "the same uid"
     finally:
         running.process.terminate()

@@ -61,7 +61,7 @@ def serve(
         # As root, the web app runs as a user of its own (its lease held while serving).
         web = lease(folder)
         if web is not None:
-            os.umask(0o007)  # what the server writes is the web app's group's too
+            os.umask(0o027)  # what the server writes the web app's group may read
         swept = sweep_uploads(folder)
         if swept:
             say(f"arena serve: {swept} upload(s) cut by the last stop were thrown away")
@@ -81,7 +81,12 @@ def serve(
         spool_mb = THREADS * (config.server["upload_mb"] + 1)
         children = [
             web_child(
-                config_path, folder, url, listening, own_uid=web is not None, spool_mb=spool_mb
+                config_path,
+                folder,
+                url,
+                listening,
+                uid=None if web is None else web[1],
+                spool_mb=spool_mb,
             ),
             builder_child(config_path, folder, url),
             ladder_child(config_path, folder, url, ladder_jobs),

@@ -149,11 +149,11 @@ def web_child(
     url: str,
     listening: socket.socket,
     *,
-    own_uid: bool = False,
+    uid: int | None = None,
     spool_mb: int = 0,
 ) -> Child:
-    """The web app's child (:mod:`arena.server.child`); ``own_uid``: started as root, it
-    becomes the web app's own user (:mod:`arena.server.webuser`), so it runs where that
+    """The web app's child (:mod:`arena.server.child`); ``uid``: started as root, it
+    becomes that user, the web app's own (:mod:`arena.server.webuser`), so it runs where that
     user still reaches Python, arena and the folder (:func:`as_another_uid`), its /tmp
     (where waitress spools requests' bodies) ``spool_mb`` of memory at most.
 
@@ -161,11 +161,11 @@ def web_child(
         SandboxError: ``own_uid``, and that cannot be arranged.
     """
     fd = listening.fileno()
-    if own_uid:  # inside, the paths are absolute (the sandbox starts at /)
+    if uid is not None:  # inside, the paths are absolute (the sandbox starts at /)
         config, folder = config.resolve(), folder.resolve()
     argv = [sys.executable, "-m", "arena.server.child", "web", str(config), str(folder), url]
-    argv.append(str(fd))
-    if own_uid:
+    argv += [str(fd), *(() if uid is None else (str(uid),))]
+    if uid is not None:
         argv = as_another_uid(argv, [str(folder)], reads=[str(config)], tmp_mb=spool_mb)
     return Child("web app", argv, keep_fds=(fd,))
 

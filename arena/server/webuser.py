@@ -13,12 +13,16 @@ once it has read the folder's secrets:
 - It runs under bubblewrap (:func:`arena.bots.sandbox.as_another_uid`), as
   bots do, so that its user reaches Python and arena where they sit in a
   folder only root may enter (``/root/.pyenv``), and the folder itself.
-- The folder is shared with that group and no one else (``2770``: the
+- The folder is shared with that group and no one else (``2750``: the
   group's setgid bit makes every file made in it the group's; the server's
-  children write with umask 007), so the web app reads the ladder's store,
-  replays and build logs, and writes the server's database and uploads.
-  The secrets stay root's only (read before the drop); a version's files
-  stay read-only to it; deleting them is the builder's job.
+  children write with umask 027), so the web app reads the ladder's store,
+  replays and build logs, and writes only the server's database, the
+  uploads and the versions' folders (:data:`WRITABLE`): nowhere the root
+  children write a file by name, where a link it planted could lead them.
+  The secrets stay root's only (read before the drop); deleting a
+  version's files is the builder's job.
+- Its uid comes on its command line, from the parent: nothing it can
+  write decides whether it drops root.
 
 A server that is not root runs everything as its own user, the folder
 owner-only, as before.
@@ -71,48 +75,68 @@ def lease(folder: Path) -> tuple[UidPool, int] | None:
         handle = os.open(record, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
         with os.fdopen(handle, "w") as out:
             out.write(f"{uid}\n")
+    for name in ("uploads", VERSIONS):  # made here, root's, for the group to write in
+        (folder / name).mkdir(exist_ok=True)
     share(folder, uid, everything=uid != known)
     return pool, uid
 
 
-def recorded(folder: Path) -> int | None:
-    """The web app's uid the parent leased (None: a server that is not root)."""
-    record = folder / RECORD
-    if os.geteuid() != 0 or not record.is_file():
-        return None
-    return int(record.read_text())
-
-
 def share(folder: Path, gid: int, *, everything: bool) -> None:
-    """Share ``folder`` with group ``gid``: the folder itself and what is in it (all of
-    it when ``everything``: a first start or a new uid; else its first level, what is
-    made after inherits the group), but the secrets and the versions' files."""
-    os.chown(folder, 0, gid)
-    os.chmod(folder, 0o2770)
-    for entry in folder.iterdir():
-        if entry.name in ROOTS_ONLY:
+    """Share ``folder`` with group ``gid``, least first: the group reads and enters what
+    the server's root children write (the ladder's store, replays, build logs), and
+    writes only :data:`WRITABLE` (its database, where uploads arrive, where versions
+    are put); the secrets, the lock and the record stay root's alone.
+
+    Only what root owns is changed, each file or folder through a descriptor opened
+    without following a link (the web app may have made the rest, and could swap a
+    name for a link between a look and a change), with fixed modes, never a mode it
+    carries, and never a file with another name (a hard link). ``everything``: the
+    whole tree (a first start, or a new uid); else the first level (what is made after
+    inherits the group through the folders' setgid bits; root's children write with
+    umask 027).
+    """
+    handle = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        _share_here(handle, gid, 0o2750, everything=everything, top=True)
+    finally:
+        os.close(handle)
+
+
+#: What the web app writes: its database (and SQLite's journals beside it), and the
+#: folders where uploads are unpacked and versions are put.
+WRITABLE = ("server.sqlite", "server.sqlite-wal", "server.sqlite-shm", "uploads", VERSIONS)
+
+
+def _share_here(handle: int, gid: int, mode: int, *, everything: bool, top: bool) -> None:
+    """Give the folder open as ``handle`` (``mode``) and, where root owns them, its
+    entries to the group (see :func:`share`)."""
+    os.fchown(handle, 0, gid)
+    os.fchmod(handle, mode)
+    for name in os.listdir(handle):
+        if top and name in ROOTS_ONLY:
             continue
-        _share(entry, gid)
-        if everything and entry.is_dir() and not entry.is_symlink():
-            for root, folders, files in os.walk(entry):
-                here = Path(root)
-                if here == folder / VERSIONS:
-                    for key in folders:
-                        _share(here / key, gid)  # the bot's folder: the web app adds versions
-                    folders.clear()  # versions' files: left as they are
-                    continue
-                for name in folders + files:
-                    _share(here / name, gid)
-
-
-def _share(path: Path, gid: int) -> None:
-    """One file or folder given to the group: read and write, a folder's setgid bit."""
-    seen = os.lstat(path)
-    if stat.S_ISLNK(seen.st_mode):
-        return
-    os.chown(path, seen.st_uid, gid, follow_symlinks=False)
-    extra = 0o2070 if stat.S_ISDIR(seen.st_mode) else 0o060
-    os.chmod(path, stat.S_IMODE(seen.st_mode) | extra)
+        writable = top and name in WRITABLE
+        try:
+            fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
+                         dir_fd=handle)  # fmt: skip
+        except OSError:
+            continue  # a link (ELOOP), or gone
+        try:
+            seen = os.fstat(fd)
+            if seen.st_uid != 0:
+                continue  # the web app's own (an upload, a bot's folder): left as it is
+            if stat.S_ISDIR(seen.st_mode):
+                inner = 0o2770 if writable else 0o2750
+                if everything and not (top and name == VERSIONS):
+                    _share_here(fd, gid, inner, everything=True, top=False)
+                else:
+                    os.fchown(fd, 0, gid)
+                    os.fchmod(fd, inner)
+            elif stat.S_ISREG(seen.st_mode) and seen.st_nlink == 1:
+                os.fchown(fd, 0, gid)
+                os.fchmod(fd, 0o660 if writable else 0o640)
+        finally:
+            os.close(fd)
 
 
 def become(uid: int) -> None:
