@@ -26,16 +26,7 @@ import pytest
 
 from arena.server.web.disk import FULL
 from tests.system import E2E
-from tests.test_server import (
-    CONFIG,
-    Server,
-    author,
-    free_port,
-    league_rows,
-    settled,
-    start,
-    web_app,
-)
+from tests.test_server import CONFIG, Server, author, free_port, league_rows, settled, start
 from tests.test_server_ladder import played_by, until
 
 pytestmark = E2E
@@ -538,65 +529,3 @@ def test_a_child_that_finds_damage_stops_the_server_at_once() -> None:
     assert Supervisor([child], said.append).run() == 1
     assert said == ["the ladder cannot go on (its line above says why), so the server stops"]
     assert time.monotonic() - started < 10
-
-
-def ids(pid: int) -> dict[str, str]:
-    """A process's uids, gids, groups and effective capabilities, as /proc shows them."""
-    lines = Path(f"/proc/{pid}/status").read_text().splitlines()
-    wanted = ("Uid", "Gid", "Groups", "CapEff")
-    return {key: value.strip() for key, _, value in (line.partition(":") for line in lines)
-            if key in wanted}  # fmt: skip
-
-
-@pytest.mark.skipif(os.geteuid() != 0, reason="a server that is not root has no user to drop")
-def test_started_as_root_the_web_app_answers_as_a_user_of_its_own(tmp_path: Path) -> None:
-    """The web app, the part that reads what strangers send, drops root once it has read
-    the secrets: a uid and group of its own, no other group, no capability; the folder
-    is shared with that group only, the secrets stay root's; uploads, pages and the
-    ladder work through it, and a restart keeps the same uid."""
-    from arena.server.webuser import FIRST  # noqa: PLC0415
-
-    league = CONFIG.replace("players = 3\n", "players = 3\ndeals = 1\nmove_ms = 200\n")
-    league += '[[bots]]\nname = "rando"\ncommand = "python3 -m arena.samples.random_bot"\n'
-    port = free_port()
-    running = start(tmp_path, port, league)
-    try:
-        uid = int((running.folder / "web.uid").read_text())
-        assert FIRST <= uid < FIRST + 65536
-        jail, *_, web = web_app(running)  # bubblewrap, root's, with the web app inside
-        assert ids(jail)["Uid"].startswith("0\t")
-        each = "\t".join([str(uid)] * 4)  # real, effective, saved, file system
-        assert ids(web) == {"Uid": each, "Gid": each, "Groups": "", "CapEff": "0" * 16}
-        assert ids(children(running)["ladder"])["Uid"].startswith("0\t"), "the rest stays root"
-        ann = author(running, "ann")
-        upload = bot_zip("ann", {"bot.py": FLAKY})
-        assert running.call("POST", "/api/v1/bots", token=ann, upload=upload)[0] == 202
-        assert settled(running, "ann")["status"] == "active"
-        until(lambda: played_by(running.folder, "ann") > 0)
-        # The group writes only its database, the uploads and the versions' folders: not
-        # the folder itself (where root's files are, and root makes files by name), nor
-        # the logs, the replays, the ladder's store; the secrets are root's alone.
-        wanted = {
-            ".": (0, uid, 0o2750),
-            "server.sqlite": (0, uid, 0o660),
-            "server.sqlite-wal": (0, uid, 0o660),
-            "uploads": (0, uid, 0o2770),
-            "bots": (0, uid, 0o2770),
-            "logs": (0, uid, 0o2750),
-            "replays": (0, uid, 0o2750),
-            "results.sqlite": (0, uid, 0o640),
-            "secrets.json": (0, 0, 0o600),
-            "web.uid": (0, 0, 0o600),
-        }
-        for name, (owner, group, mode) in wanted.items():
-            seen = (running.folder / name).stat()
-            assert (seen.st_uid, seen.st_gid, seen.st_mode & 0o7777) == (owner, group, mode), name
-        replay = next((running.folder / "replays").iterdir())
-        assert replay.stat().st_gid == uid and replay.stat().st_mode & 0o077 == 0o040
-        running.process.terminate()
-        assert running.process.wait(timeout=30) == 143
-        running = start(tmp_path, port, league)
-        assert (running.folder / "web.uid").read_text() == f"{uid}\n", "the same uid"
-    finally:
-        running.process.terminate()
-        running.process.wait(timeout=30)

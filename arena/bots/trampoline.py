@@ -323,5 +323,4 @@ def main() -> None:
     execute(argv)
 
 
-if __name__ == "__main__":  # run with -c (its source), never on import (the web app's drop)
-    main()
+main()

@@ -47,7 +47,7 @@ from arena.protocol import Limits
 from arena.server.ladder import Resources, as_bot, game_settings
 from arena.server.organizer import lift_ladder_disable
 from arena.server.room import ROOM_MB, disk_full, free_mb, wait_for_room
-from arena.server.uploads import kept_folder, version_folder
+from arena.server.uploads import version_folder
 from arena.server.verdicts import running_verdict
 from arena.server.versions import sweep_deleted
 
@@ -167,7 +167,6 @@ def work_once(folder: Path, table: Table) -> bool:
     name = version.name
     log = build_log(folder, name)
     try:
-        kept_folder(folder, version.bot.key, version.number)  # no link to lead it elsewhere
         spec = as_bot(folder, version, table.resources)
         if spec.build is not None and table.filled is not None:
             table.filled()

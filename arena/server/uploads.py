@@ -20,7 +20,6 @@ from typing import IO, Any
 from arena.bots.builds import tree_bytes
 from arena.server.archive import UnpackLimits, check_manifest, content_digest, unpack
 from arena.server.errors import Frozen, OverQuota, Taken, TooLarge
-from arena.server.folder import ServerError
 
 #: Where versions' files live in the competition's folder, and uploads are unpacked.
 BOTS = "bots"
@@ -30,21 +29,6 @@ SCRATCH = "uploads"
 def version_folder(folder: Path, key: str, number: int) -> Path:
     """Where a version's files are: ``DIR/bots/KEY/NUMBER``."""
     return folder / BOTS / key / str(number)
-
-
-def kept_folder(folder: Path, key: str, number: int) -> Path:
-    """A version's folder, checked to be a folder in its place: neither it nor its bot's
-    folder a link (where the web app runs as a user of its own, it made them, and a
-    link there would lead the root children's builds, ``chmod`` and ``rm`` elsewhere).
-
-    Raises:
-        ServerError: naming what is not a folder.
-    """
-    home = version_folder(folder, key, number)
-    for path in (home.parent, home):
-        if path.is_symlink() or not path.is_dir():
-            raise ServerError(f"{path} is not a folder of its own: left as it is")
-    return home
 
 
 def register_house_bots(names: list[str]) -> None:
