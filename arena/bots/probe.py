@@ -3,7 +3,9 @@
 Usage: probe.py ATTACK TOKEN [PORT] [REFEREE_PID]. The attack runs when the
 referee says hello; the bot then answers ``ready`` with a name that reports
 what the attack achieved (``"ok: ..."`` or ``"blocked: ..."``), so the
-self-test can see from outside what got through. Standard library only.
+self-test can see from outside what got through; each move's ``info`` says it
+again (for a competition server's owner, who reads it in the replay). Standard
+library only.
 """
 
 import json
@@ -71,6 +73,7 @@ def main() -> None:
     kind, token = sys.argv[1], sys.argv[2]
     port = int(sys.argv[3]) if len(sys.argv) > 3 else 0
     referee = int(sys.argv[4]) if len(sys.argv) > 4 else os.getppid()
+    outcome = ""
     for line in sys.stdin:
         message = json.loads(line)
         if message["type"] == "hello":
@@ -80,7 +83,9 @@ def main() -> None:
                 outcome = f"blocked: {type(error).__name__}: {error}"
             print(json.dumps({"type": "ready", "name": outcome[:200]}), flush=True)
         elif message["type"] == "request":
-            reply = {"type": "move", "id": message["id"], "move": message["legal"][0]}
+            # The outcome again, for whoever reads the game's replay (a server's owner).
+            reply = {"type": "move", "id": message["id"], "move": message["legal"][0],
+                     "info": {"outcome": outcome}}  # fmt: skip
             print(json.dumps(reply), flush=True)
         elif message["type"] == "bye":
             return
