@@ -52,7 +52,8 @@ def disk_full(error: BaseException) -> bool:
 def free_mb(folder: Path) -> float:
     """Megabytes free for the server on ``folder``'s file system (0 when it has no file
     left to make: a disk runs out of inodes as well as of bytes)."""
-    if os.statvfs(folder).f_favail < ROOM_FILES:
+    seen = os.statvfs(folder)
+    if seen.f_files and seen.f_favail < ROOM_FILES:  # 0 files in all: no such limit (btrfs)
         return 0.0
     return shutil.disk_usage(folder).free / 2**20
 
