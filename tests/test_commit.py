@@ -124,3 +124,32 @@ def test_an_error_of_the_writer_is_raised_in_the_coordinator(
     # Told once; what the run says next (games saved) reads the store as it is.
     assert store.done() == 1
     store.close()
+
+
+def test_a_new_store_appears_whole_and_a_cut_making_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reader (the server's pages) never finds results.sqlite without its tables, and a
+    crash while a store is made leaves none behind to refuse the rerun: the tables are
+    made under another name, renamed into place once committed."""
+    from arena.results import store as store_module  # noqa: PLC0415
+
+    made = store_module._create
+    seen: list[bool] = []
+
+    def cut(db: sqlite3.Connection, *args: object) -> None:
+        made(db, *args)  # type: ignore[arg-type]
+        seen.append((tmp_path / "results.sqlite").exists())
+        raise sqlite3.OperationalError("disk I/O error")  # as a crash would cut it
+
+    monkeypatch.setattr(store_module, "_create", cut)
+    with pytest.raises(StoreError, match="disk I/O error"):
+        make_store(tmp_path)
+    assert seen == [False], "the tables were made before the file had its name"
+    assert not (tmp_path / "results.sqlite").exists()
+    monkeypatch.setattr(store_module, "_create", made)
+    make_store(tmp_path).close()  # the rerun makes it, the cut one's leftovers cleared
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["results.sqlite"]
+    with sqlite3.connect(tmp_path / "results.sqlite") as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert db.execute("SELECT count(*) FROM games").fetchone()[0] == len(SCHEDULE)

@@ -328,7 +328,8 @@ def _accepted(listener: socket.socket) -> int:
 def _outcomes(running: Server, bot: str, token: str) -> set[str]:
     """What bot ``bot``'s attack achieved in each of its ladder games so far, as it told
     its owner in its moves' info."""
-    _, games = running.call("GET", f"/api/v1/games?bot={bot}&limit=5", token=token)
+    status, games = running.call("GET", f"/api/v1/games?bot={bot}&limit=5", token=token)
+    assert status == 200, games
     seen = set()
     for game in games:
         seat = game["seats"].index(bot)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
@@ -265,11 +266,11 @@ class Store:
         except OSError as error:
             raise StoreError(f"cannot make the results folder {folder}: {error.strerror}") from None
         try:
+            if not exists:
+                _make(path, config, bots, environment, sandbox)
             db = sqlite3.connect(path, isolation_level=None)
             db.execute("PRAGMA journal_mode=WAL")
             writing(db)
-            if not exists:
-                _create(db, config, bots, environment, sandbox)
             store = cls(folder, db)
         except (sqlite3.Error, json.JSONDecodeError, KeyError, TypeError) as error:
             raise StoreError(f"{path}: not a usable results store: {error}") from None
@@ -1007,6 +1008,35 @@ def run_script(db: sqlite3.Connection, script: str) -> None:
     for statement in script.split(";"):
         if statement.strip():
             db.execute(statement)
+
+
+def _make(
+    path: Path,
+    config: dict[str, Any],
+    bots: Sequence[BotRecord],
+    environment: Environment,
+    sandbox: Sequence[str],
+) -> None:
+    """Make a new store at ``path``, whole: its tables are made in a file of another name,
+    renamed into place once they are committed, so that no reader (the server's pages,
+    ``arena leaderboard``) and no resume after a crash ever finds the file without them."""
+    making = path.with_name(f"{path.name}.making")
+    for suffix in ("", "-wal", "-shm", "-journal"):  # what a crash while making one left
+        Path(f"{making}{suffix}").unlink(missing_ok=True)
+    db = sqlite3.connect(making, isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        writing(db)
+        _create(db, config, bots, environment, sandbox)
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # all of it in the file renamed
+    finally:
+        db.close()
+    os.replace(making, path)
+    handle = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
 
 
 def _create(
