@@ -469,8 +469,8 @@ def test_two_arena_processes_never_lease_the_same_uid() -> None:
         assert other.stdout is not None
         theirs = {int(word) for word in other.stdout.readline().split()}
         assert len(theirs) == 64
-        start = sandbox_module._UidPool.FIRST + (other.pid * 64) % sandbox_module._UidPool.COUNT
-        pool = sandbox_module._UidPool()
+        start = sandbox_module.UidPool.FIRST + (other.pid * 64) % sandbox_module.UidPool.COUNT
+        pool = sandbox_module.UidPool()
         # Search from where the other process started: its uids are the first tried.
         with mock.patch("os.getpid", return_value=other.pid):
             mine = [pool.take() for _ in range(64)]
@@ -515,19 +515,19 @@ def test_uid_leases_live_only_in_a_folder_of_ours_and_skip_subordinate_ranges(
 ) -> None:
     """Leases are refused in a folder others may write (where another user could unlink a
     lease); a uid of a subordinate range (a user's rootless containers) is never given."""
-    pool = sandbox_module._UidPool()
+    pool = sandbox_module.UidPool()
     shared = tmp_path / "shared"
     shared.mkdir(mode=0o777)
     shared.chmod(0o777)
     with (
-        mock.patch.object(sandbox_module._UidPool, "FOLDER", shared),
+        mock.patch.object(sandbox_module.UidPool, "FOLDER", shared),
         pytest.raises(SandboxError, match="is not a folder of this user's alone"),
     ):
         pool.take()
-    first = sandbox_module._UidPool.FIRST
+    first = sandbox_module.UidPool.FIRST
     reserved = ((first, 5), (first + 6, 1))
     with (
-        mock.patch.object(sandbox_module._UidPool, "FOLDER", tmp_path / "leases"),
+        mock.patch.object(sandbox_module.UidPool, "FOLDER", tmp_path / "leases"),
         mock.patch.object(sandbox_module, "_subordinate_ranges", return_value=reserved),
         mock.patch("os.getpid", return_value=0),  # the search starts at FIRST
     ):

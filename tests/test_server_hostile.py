@@ -16,7 +16,9 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import tarfile
 import time
+import urllib.request
 import uuid
 import zipfile
 from collections.abc import Iterator
@@ -27,7 +29,17 @@ import pytest
 
 from arena.server.web.disk import FULL
 from tests.system import E2E
-from tests.test_server import CONFIG, Server, author, free_port, league_rows, settled, start
+from tests.test_server import (
+    CONFIG,
+    PASSWORD,
+    Server,
+    author,
+    free_port,
+    league_rows,
+    settled,
+    start,
+    web_app,
+)
 from tests.test_server_ladder import played_by, until
 
 pytestmark = E2E
@@ -41,6 +53,7 @@ LADDER = QUICK + '[[bots]]\nname = "rando"\ncommand = "python3 -m arena.samples.
 FLAKY = """\
 import json
 import sys
+import tarfile
 
 players = []
 for line in sys.stdin:
@@ -510,3 +523,171 @@ def test_a_child_that_finds_damage_stops_the_server_at_once() -> None:
     assert Supervisor([child], said.append).run() == 1
     assert said == ["the ladder cannot go on (its line above says why), so the server stops"]
     assert time.monotonic() - started < 10
+
+
+def ids(pid: int) -> dict[str, str]:
+    """A process's uids, gids, groups and effective capabilities, as /proc shows them."""
+    lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    wanted = ("Uid", "Gid", "Groups", "CapEff")
+    return {key: value.strip() for key, _, value in (line.partition(":") for line in lines)
+            if key in wanted}  # fmt: skip
+
+
+@pytest.mark.system(
+    absent=() if os.geteuid() == 0 else ("root (a server that is not root has no user to drop)",),
+    untested="the web app's own user was",
+)
+def test_started_as_root_the_web_app_answers_as_a_user_of_its_own(tmp_path: Path) -> None:
+    """The web app, the part that reads what strangers send, drops root once it has read
+    the secrets: a uid and group of its own, no other group, no capability; the folder
+    is shared with that group only, the secrets stay root's; uploads, pages and the
+    ladder work through it, and a restart keeps the same uid."""
+    from arena.server.webuser import FIRST  # noqa: PLC0415
+
+    league = CONFIG.replace("players = 3\n", "players = 3\ndeals = 1\nmove_ms = 200\n")
+    league += '[[bots]]\nname = "rando"\ncommand = "python3 -m arena.samples.random_bot"\n'
+    port = free_port()
+    running = start(tmp_path, port, league)
+    try:
+        uid = int((running.folder / "web.uid").read_text())
+        assert FIRST <= uid < FIRST + 65536
+        jail, *_, web = web_app(running)  # bubblewrap, root's, with the web app inside
+        assert ids(jail)["Uid"].startswith("0\t")
+        each = "\t".join([str(uid)] * 4)  # real, effective, saved, file system
+        assert ids(web) == {"Uid": each, "Gid": each, "Groups": "", "CapEff": "0" * 16}
+        assert ids(children(running)["ladder"])["Uid"].startswith("0\t"), "the rest stays root"
+        ann = author(running, "ann")
+        upload = bot_zip("ann", {"bot.py": FLAKY})
+        assert running.call("POST", "/api/v1/bots", token=ann, upload=upload)[0] == 202
+        assert settled(running, "ann")["status"] == "active"
+        until(lambda: played_by(running.folder, "ann") > 0)
+        # The group writes only its database and the uploads, received and queued: not
+        # the folder itself (where root's files are, and root makes files by name), nor
+        # the versions, the logs, the replays, the ladder's store; the secrets are root's.
+        wanted = {
+            ".": (0, uid, 0o2750),
+            "server.sqlite": (0, uid, 0o660),
+            "server.sqlite-wal": (0, uid, 0o660),
+            "uploads": (0, uid, 0o2770),
+            "queued": (0, uid, 0o2770),
+            "bots": (0, uid, 0o2750),
+            "logs": (0, uid, 0o2750),
+            "replays": (0, uid, 0o2750),
+            "results.sqlite": (0, uid, 0o640),
+            "secrets.json": (0, 0, 0o600),
+            "web.uid": (0, 0, 0o600),
+        }
+        for name, (owner, group, mode) in wanted.items():
+            seen = (running.folder / name).stat()
+            assert (seen.st_uid, seen.st_gid, seen.st_mode & 0o7777) == (owner, group, mode), name
+        replay = next((running.folder / "replays").iterdir())
+        assert replay.stat().st_gid == uid and replay.stat().st_mode & 0o077 == 0o040
+        # The builder copied the upload into root's folder: nothing there is the web app's,
+        # and nothing waits in the queue.
+        assert list((running.folder / "queued" / "ann").iterdir()) == []
+        versions = running.folder / "bots"
+        assert all(path.lstat().st_uid != uid for path in versions.rglob("*"))
+        assert (versions / "ann" / "1" / "bot.py").is_file()
+        request = urllib.request.Request(f"{running.url}/api/v1/versions/ann/archive")
+        request.add_header("Authorization", f"Bearer {ann}")
+        with urllib.request.urlopen(request, timeout=30) as answer:  # the builder's copy
+            packed = answer.read()
+        with tarfile.open(fileobj=io.BytesIO(packed)) as archive:
+            assert "ann/bot.py" in archive.getnames()
+        # While the ladder is paused (its store closed), the web app still reads it.
+        code = running.invite("olga", "organizer")
+        _, olga = running.call(
+            "POST", "/api/v1/join", {"code": code, "user": "olga", "password": PASSWORD}
+        )
+        pause = running.call("POST", "/api/v1/ladder", {"paused": True}, token=olga["token"])
+        assert pause[0] == 200
+        running.stderr_until("paused")
+        for path in ("/api/v1/leaderboard", "/api/v1/games", "/"):
+            assert running.text(path)[0] == 200, path
+        running.process.terminate()
+        assert running.process.wait(timeout=30) == 143
+        running = start(tmp_path, port, league)
+        assert (running.folder / "web.uid").read_text() == f"{uid}\n", "the same uid"
+    finally:
+        running.process.terminate()
+        running.process.wait(timeout=30)
+
+
+def test_the_builder_copies_a_queued_version_and_follows_no_link_the_web_app_planted(
+    tmp_path: Path,
+) -> None:
+    """What the web app queued is copied into ``bots`` as files of the builder's own,
+    modes kept less others' writes and setuid; a queued folder holding a link (to a
+    secret, or a folder) or a fifo is refused in one line, nothing read through it, no
+    half copy left; a crash's leftover in ``bots`` gives way to the queued copy."""
+    from arena.server.folder import ServerError  # noqa: PLC0415
+    from arena.server.uploads import admit, queued_folder, version_folder  # noqa: PLC0415
+
+    queued = queued_folder(tmp_path, "ann", 1)
+    (queued / "lib").mkdir(parents=True)
+    (queued / "bot.toml").write_text("name = 'ann'\n")
+    (queued / "run.sh").write_text("#!/bin/sh\n")
+    (queued / "run.sh").chmod(0o4777)
+    (queued / "lib" / "x.py").write_text("x = 1\n")
+    stale = version_folder(tmp_path, "ann", 1)
+    stale.mkdir(parents=True)
+    (stale / "old.txt").write_text("a crash's leftover")
+    home = admit(tmp_path, "ann", 1)
+    assert home == stale and not queued.exists()
+    assert sorted(str(p.relative_to(home)) for p in home.rglob("*")) == [
+        "bot.toml", "lib", "lib/x.py", "run.sh"]  # fmt: skip
+    assert (home / "run.sh").stat().st_mode & 0o7777 == 0o755
+    assert admit(tmp_path, "ann", 1) == home, "admitted once, found after"
+
+    secret = tmp_path / "secret"
+    secret.write_text("the server's")
+    for number, plant in enumerate(("link", "folder link", "fifo"), start=2):
+        queued = queued_folder(tmp_path, "ann", number)
+        (queued / "deep").mkdir(parents=True)
+        (queued / "bot.toml").write_text("name = 'ann'\n")
+        planted = queued / "deep" / "x"
+        if plant == "link":
+            planted.symlink_to(secret)
+        elif plant == "folder link":
+            planted.symlink_to(tmp_path)
+        else:
+            os.mkfifo(planted)
+        with pytest.raises(ServerError, match=r"/deep/x: not a file or folder"):
+            admit(tmp_path, "ann", number)
+        assert not version_folder(tmp_path, "ann", number).exists()
+        assert not version_folder(tmp_path, "ann", number).with_name(f"{number}.partial").exists()
+    gone = queued_folder(tmp_path, "ann", 5)
+    gone.parent.mkdir(parents=True, exist_ok=True)
+    gone.symlink_to(tmp_path)
+    with pytest.raises(ServerError, match="is not a folder of its own"):
+        admit(tmp_path, "ann", 5)
+    assert secret.read_text() == "the server's"
+
+
+def test_the_parents_connections_keep_the_journals_the_web_app_cannot_make(
+    tmp_path: Path,
+) -> None:
+    """SQLite removes ``-wal`` and ``-shm`` when the last connection closes (the ladder's at
+    a pause): while the parent holds both databases, they stay."""
+    from arena.results.store import DATABASE  # noqa: PLC0415
+    from arena.server.folder import SERVER_DB  # noqa: PLC0415
+    from arena.server.webuser import Journals  # noqa: PLC0415
+
+    journals = Journals(tmp_path)
+    journals.keep()
+    assert journals.held == {}, "nothing there yet"
+    for name in (SERVER_DB, DATABASE):
+        with closing(sqlite3.connect(tmp_path / name)) as db:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("CREATE TABLE t (x)")
+            db.commit()
+        assert not (tmp_path / f"{name}-wal").exists(), "without a holder they go"
+    try:
+        journals.keep()
+        for name in (SERVER_DB, DATABASE):
+            with closing(sqlite3.connect(tmp_path / name)) as db:
+                db.execute("INSERT INTO t VALUES (1)")
+                db.commit()
+            assert (tmp_path / f"{name}-wal").exists() and (tmp_path / f"{name}-shm").exists()
+    finally:
+        journals.close()

@@ -222,7 +222,7 @@ class Capabilities:
     bwrap: str | None = None
     #: util-linux unshare's path, used when bubblewrap is not: network, pid, IPC namespaces.
     unshare: str | None = None
-    #: Running as root, bots get a uid of their own, one per bot slot (:class:`_UidPool`).
+    #: Running as root, bots get a uid of their own, one per bot slot (:class:`UidPool`).
     own_uids: bool = False
     #: A Python every user may run: without bubblewrap the trampoline takes the uid
     #: before the namespaces, so only bots whose files every user may read get one.
@@ -633,6 +633,55 @@ def _bwrap_args(
     ]  # fmt: skip
 
 
+def as_another_uid(
+    argv: Sequence[str], writes: Sequence[str], reads: Sequence[str] = (), *, tmp_mb: int = 0
+) -> list[str]:
+    """bubblewrap's command line for a Python program started as root that becomes another
+    uid (the competition server's web app, :mod:`arena.server.webuser`), so that it still
+    reaches its interpreter, arena and its libraries, and ``writes``, where their
+    folders are closed to other users (:class:`Reach`), and ``reads`` (a config file): the
+    host read-only, its own
+    /tmp (of ``tmp_mb`` at most), the host's network (its listening socket is handed down),
+    and of root's powers only those that change uid.
+
+    Raises:
+        SandboxError: no bubblewrap, or a file the program needs that only its owner
+            may read.
+    """
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        raise SandboxError(
+            "bubblewrap (bwrap) is not installed: it is needed to run as another uid"
+        )
+    needed = [*_bot_paths([sys.executable], ()), str(ARENA_PACKAGE), *reads]
+    # Its libraries (not the folder it was started from: -m puts that first; inside, it
+    # starts at /).
+    here = os.getcwd()
+    needed += [path for path in sys.path if path and path != here and os.path.isdir(path)]
+    reach = Reach.plan(needed, writes, executable=sys.executable)
+    if reach.problem:
+        raise SandboxError(f"cannot run as another uid: {reach.problem}")
+    powers = ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"]
+    return [
+        bwrap,
+        "--ro-bind", "/", "/",
+        "--dev", "/dev",
+        "--proc", "/proc",
+        "--perms", "1777", *(("--size", str(tmp_mb << 20)) if tmp_mb else ()), "--tmpfs", "/tmp",
+        *reach.arguments(),
+        *(arg for path in writes for arg in ("--bind", path, path)),
+        "--chdir", "/",
+        # Its own pid namespace: when bubblewrap dies, the kernel kills every process in it
+        # (a parent-death signal from root to another uid is not allowed without CAP_KILL).
+        "--unshare-pid",
+        "--die-with-parent",
+        "--cap-drop", "ALL",
+        *powers,
+        "--",
+        *argv,
+    ]  # fmt: skip
+
+
 #: Folders a bot's own uid may enter and list.
 _OPEN_DIR = stat.S_IROTH | stat.S_IXOTH
 #: Most entries of a folder the bot's uid may not list that are bound one by one.
@@ -967,7 +1016,7 @@ def become_subreaper() -> bool:
     return done == 0
 
 
-class _UidPool:
+class UidPool:
     """uids for bot slots: one allocator for every arena process on the machine.
 
     A server runs for weeks, its children (the ladder, the builder, a
@@ -988,7 +1037,9 @@ class _UidPool:
     #: make the folder first, or a cleaner remove a lease held for weeks).
     FOLDER = Path("/run/arena-uids")
 
-    def __init__(self) -> None:
+    def __init__(self, first: int = FIRST) -> None:
+        #: The range's first uid (another range: the server's web app, arena.server.webuser).
+        self.first = first
         self.held: dict[int, int] = {}  # uid -> the lock file's descriptor
         #: Threads that start bots at once (a field's probes) must not share a uid.
         self.lock = threading.Lock()
@@ -1017,26 +1068,38 @@ class _UidPool:
             SandboxError: when every uid of the range is leased, or there is nowhere to
                 keep leases.
         """
-        folder = self._folder()
         reserved = _subordinate_ranges()
         start = os.getpid() * 64 % self.COUNT
         with self.lock:
             for step in range(self.COUNT):
-                uid = self.FIRST + (start + step) % self.COUNT
+                uid = self.first + (start + step) % self.COUNT
                 if uid in self.held or _has_account(uid):
                     continue
                 if any(first <= uid < first + count for first, count in reserved):
                     continue
-                flags = os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW
-                fd = os.open(folder / str(uid), flags, 0o600)
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except BlockingIOError:
-                    os.close(fd)
-                    continue  # another process's bot has it
-                self.held[uid] = fd
-                return uid
+                if self._lock(uid):
+                    return uid
         raise SandboxError(f"all {self.COUNT} bot uids of this machine are in use")
+
+    def take_this(self, uid: int) -> bool:
+        """Lease ``uid`` itself (one of the range's, no account's), if no one holds it;
+        whether it is leased now."""
+        if not self.first <= uid < self.first + self.COUNT or _has_account(uid):
+            return False
+        with self.lock:
+            return uid in self.held or self._lock(uid)
+
+    def _lock(self, uid: int) -> bool:
+        """Take the lease of ``uid`` (the caller holds :attr:`lock`); whether it got it."""
+        flags = os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW
+        fd = os.open(self._folder() / str(uid), flags, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            return False  # another process's bot has it
+        self.held[uid] = fd
+        return True
 
     def give_back(self, uid: int) -> None:
         """Free a uid once nothing of its bot runs any more."""
@@ -1054,7 +1117,7 @@ class _UidPool:
         self.held = {}
 
 
-_UIDS = _UidPool()
+_UIDS = UidPool()
 os.register_at_fork(after_in_child=_UIDS.forget)
 
 

@@ -323,4 +323,5 @@ def main() -> None:
     execute(argv)
 
 
-main()
+if __name__ == "__main__":  # run with -c (its source), never on import (the web app's drop)
+    main()

@@ -6,9 +6,9 @@ the web app are writing), then the folder's other files: the bots'
 versions, replays, logs and secrets. Databases first, files after: a game
 the copy of the league store holds has its replay (written before the game
 is committed), and a version the copy of the server's database holds has
-its files (renamed into place before it is recorded). Left out: what is
+its files (renamed into ``queued`` before it is recorded). Left out: what is
 rebuilt or thrown away (the lock, SQLite's journals, half-received uploads,
-the build records in ``cache``).
+the web app's uid, the build records in ``cache``).
 
 ``--restore FILE`` (the server stopped) moves the folder there aside, to
 ``DIR.before-restore-TIME``, and unpacks the backup in its place with
@@ -30,13 +30,15 @@ from pathlib import Path
 
 from arena.results.store import DATABASE
 from arena.server.folder import LOCK, SERVER_DB, ServerError, held
+from arena.server.webuser import RECORD
 
 #: What a backup holds besides the folder's files: when and of what it was taken.
 MANIFEST = "backup.json"
 #: The SQLite databases, copied through the backup API.
 DATABASES = (DATABASE, SERVER_DB)
-#: Folders and files of DIR a backup leaves out (rebuilt, or thrown away at a start).
-LEFT_OUT = {LOCK, "uploads", "cache"}
+#: Folders and files of DIR a backup leaves out (rebuilt, or thrown away at a start; the
+#: web app's uid is leased anew after a restore, which shares the whole folder with it).
+LEFT_OUT = {LOCK, "uploads", "cache", RECORD}
 
 
 def backup(folder: Path, target: Path) -> str:

@@ -47,7 +47,7 @@ from arena.protocol import Limits
 from arena.server.ladder import Resources, as_bot, game_settings
 from arena.server.organizer import lift_ladder_disable
 from arena.server.room import ROOM_MB, disk_full, free_mb, wait_for_room
-from arena.server.uploads import version_folder
+from arena.server.uploads import admit, version_folder
 from arena.server.verdicts import running_verdict
 from arena.server.versions import sweep_deleted
 
@@ -167,6 +167,7 @@ def work_once(folder: Path, table: Table) -> bool:
     name = version.name
     log = build_log(folder, name)
     try:
+        admit(folder, version.bot.key, version.number)  # into root's folder, as root's files
         spec = as_bot(folder, version, table.resources)
         if spec.build is not None and table.filled is not None:
             table.filled()

@@ -29,21 +29,26 @@ from arena.signals import Stopped, stop_like_ctrl_c
 THREADS = 8
 
 
-def web(config_path: Path, folder: Path, url: str, fd: int) -> None:
-    """Serve the web app on the socket ``fd`` until stopped."""
+def web(config_path: Path, folder: Path, url: str, fd: int, uid: int | None = None) -> None:
+    """Serve the web app on the socket ``fd`` until stopped; as the user ``uid`` (the web
+    app's own, from the parent), once it has read the secrets, where one is given."""
     import waitress  # noqa: PLC0415 - the server extra
     from django.core.wsgi import get_wsgi_application  # noqa: PLC0415
 
     from arena.server.config import load_server_config  # noqa: PLC0415
     from arena.server.folder import prepare  # noqa: PLC0415
     from arena.server.site import setup  # noqa: PLC0415
+    from arena.server.webuser import become  # noqa: PLC0415
 
     config = load_server_config(config_path)
     setup(folder, config, prepare(folder), url)
     listening = socket.socket(fileno=fd)
     (folder / "uploads").mkdir(exist_ok=True)
+    application = get_wsgi_application()  # WhiteNoise reads the static files here
+    if uid is not None:  # root: the secrets are read; strangers meet the web app's own user
+        become(uid)
     waitress.serve(
-        get_wsgi_application(),
+        application,
         sockets=[listening],
         threads=THREADS,
         ident="arena",
@@ -190,7 +195,7 @@ def main(argv: list[str]) -> None:
     kind, config_path, folder, url, *rest = argv
     try:
         if kind == "web":
-            web(Path(config_path), Path(folder), url, int(rest[0]))
+            web(Path(config_path), Path(folder), url, int(rest[0]), *map(int, rest[1:2]))
         elif kind == "builder":
             builder(Path(config_path), Path(folder), url)
         elif kind == "ladder":

@@ -50,13 +50,21 @@ def prepare(folder: Path) -> Secrets:
 
     The process's umask becomes 077 as well: every file the server writes (its
     database and the database's journals, made by SQLite) is its owner's only.
+    A folder a root server shares with its web app's own group
+    (:mod:`arena.server.webuser`) stays so, and the umask is 027: that group
+    may read what the server writes (and write only what it is given).
 
     Raises:
         ServerError: a secrets file that cannot be read as written.
     """
+    from arena.server.webuser import shared  # noqa: PLC0415
+
     os.umask(0o077)
     folder.mkdir(parents=True, exist_ok=True)
-    folder.chmod(0o700)
+    if shared(folder):  # its mode is the parent's to set (a child may lack CAP_FSETID)
+        os.umask(0o027)
+    else:
+        folder.chmod(0o700)
     path = folder / SECRETS
     made = {"django_key": secrets.token_urlsafe(50), "ladder_seed": secrets.randbits(128)}
     try:  # O_EXCL: two first starts at once make one file, the other reads it

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 from arena.bots.sandbox import Capabilities, SandboxError, detect
+from arena.server.child import THREADS
 from arena.server.config import load_server_config
 from arena.server.folder import check_databases, held, prepare
 from arena.server.ladder import strangers_protections
@@ -18,6 +20,7 @@ from arena.server.supervise import (
     verdicts_child,
     web_child,
 )
+from arena.server.webuser import Journals, lease, share
 from arena.tournament.config import config_bots
 
 #: Where the web app listens unless told (loopback: a competition is opened on purpose).
@@ -55,6 +58,10 @@ def serve(
     secrets = prepare(folder)
     with held(folder):
         check_databases(folder)  # before anything opens them to write
+        # As root, the web app runs as a user of its own (its lease held while serving).
+        web = lease(folder)
+        if web is not None:
+            os.umask(0o027)  # what the server writes the web app's group may read
         swept = sweep_uploads(folder)
         if swept:
             say(f"arena serve: {swept} upload(s) cut by the last stop were thrown away")
@@ -65,17 +72,35 @@ def serve(
         register_house_bots([bot.name for bot in config_bots(config.event, config.path)])
         if copy is not None:
             say(f"the server's database was upgraded; its copy from before is {copy}")
+        journals = None
+        if web is not None:  # what start made (the database: SQLite makes it 0644 & ~umask)
+            share(folder, web[1], everything=False)
+            journals = Journals(folder)
+            journals.keep()
         listening = listen(host, port)
         say(f"arena serve: {url} (folder {folder}); Ctrl-C stops it")
         ladder_jobs, test_jobs = split_jobs(jobs, config.server["match_share"])
+        # Requests' bodies past waitress's buffer, each at most upload_mb, are spooled there.
+        spool_mb = THREADS * (config.server["upload_mb"] + 1)
         children = [
-            web_child(config_path, folder, url, listening),
+            web_child(
+                config_path,
+                folder,
+                url,
+                listening,
+                uid=None if web is None else web[1],
+                spool_mb=spool_mb,
+            ),
             builder_child(config_path, folder, url),
             ladder_child(config_path, folder, url, ladder_jobs),
         ]
         if test_jobs:
             children.append(verdicts_child(config_path, folder, url, test_jobs))
-        return Supervisor(children, say).run()
+        try:
+            return Supervisor(children, say, tick=None if journals is None else journals.keep).run()
+        finally:
+            if journals is not None:
+                journals.close()
 
 
 def check_sandbox(capabilities: Capabilities) -> None:

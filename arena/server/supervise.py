@@ -11,6 +11,7 @@ status 1 (a child that cannot run would otherwise restart forever).
 from __future__ import annotations
 
 import ctypes
+import os
 import signal
 import socket
 import subprocess
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena.bots.sandbox import as_another_uid
 from arena.server.folder import ServerError
 
 #: Deaths of children within this many seconds that stop the server.
@@ -74,6 +76,8 @@ class Supervisor:
     children: list[Child]
     say: Callable[[str], None]
     deaths: list[float] = field(default_factory=list)
+    #: Called at each look at the children (the parent's own chores: :class:`Journals`).
+    tick: Callable[[], None] | None = None
 
     def run(self) -> int:
         """Start the children and watch them until a stop (KeyboardInterrupt goes
@@ -83,6 +87,9 @@ class Supervisor:
                 child.start()
             while True:
                 time.sleep(POLL_S)
+                self._reap_strays()
+                if self.tick is not None:
+                    self.tick()
                 for child in self.children:
                     assert child.process is not None
                     status = child.process.poll()
@@ -107,6 +114,20 @@ class Supervisor:
             for child in self.children:
                 child.stop()
 
+    def _reap_strays(self) -> None:
+        """Reap the processes that died as this process's children but are none of its own:
+        it is a child subreaper (``detect()`` made it one), so a web app whose bubblewrap
+        was killed is adopted here when it dies, and would stay a zombie."""
+        ours = {child.process.pid for child in self.children if child.process is not None}
+        while True:
+            try:
+                found = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+            except ChildProcessError:
+                return
+            if found is None or found.si_pid in ours:  # ours: its Popen reaps it
+                return
+            os.waitpid(found.si_pid, 0)
+
 
 def listen(host: str, port: int) -> socket.socket:
     """The web app's listening socket, opened here and handed to each web app started.
@@ -126,11 +147,31 @@ def listen(host: str, port: int) -> socket.socket:
     return listening
 
 
-def web_child(config: Path, folder: Path, url: str, listening: socket.socket) -> Child:
-    """The web app's child (:mod:`arena.server.child`)."""
+def web_child(
+    config: Path,
+    folder: Path,
+    url: str,
+    listening: socket.socket,
+    *,
+    uid: int | None = None,
+    spool_mb: int = 0,
+) -> Child:
+    """The web app's child (:mod:`arena.server.child`); ``uid``: started as root, it
+    becomes that user, the web app's own (:mod:`arena.server.webuser`), so it runs where that
+    user still reaches Python, arena and the folder (:func:`as_another_uid`), its /tmp
+    (where waitress spools requests' bodies) ``spool_mb`` of memory at most.
+
+    Raises:
+        SandboxError: ``own_uid``, and that cannot be arranged.
+    """
     fd = listening.fileno()
+    if uid is not None:  # inside, the paths are absolute (the sandbox starts at /)
+        config, folder = config.resolve(), folder.resolve()
     argv = [sys.executable, "-m", "arena.server.child", "web", str(config), str(folder), url]
-    return Child("web app", [*argv, str(fd)], keep_fds=(fd,))
+    argv += [str(fd), *(() if uid is None else (str(uid),))]
+    if uid is not None:
+        argv = as_another_uid(argv, [str(folder)], reads=[str(config)], tmp_mb=spool_mb)
+    return Child("web app", argv, keep_fds=(fd,))
 
 
 def builder_child(config: Path, folder: Path, url: str) -> Child:

@@ -2,17 +2,25 @@
 
 The archive is unpacked into a scratch folder on the competition's own file
 system (:func:`arena.server.archive.unpack` checks it while it unpacks) and
-renamed into ``DIR/bots/KEY/NUMBER`` only when whole, then the version is
+renamed into ``DIR/queued/KEY/NUMBER`` only when whole, then the version is
 recorded: an upload is acknowledged only once its files are on disk, and a
 crash between the two leaves a folder that the next upload of that number
 replaces, never a version without its files. The same files uploaded again
 give the version they made before.
+
+The builder then copies the version into ``DIR/bots/KEY/NUMBER``
+(:func:`admit`), where only root's children write when the server runs as
+root: the web app, which runs as a user of its own there
+(:mod:`arena.server.webuser`), writes only ``uploads`` and ``queued``, so
+nothing it could plant (a link, a folder swapped mid-build) is ever where
+the builder builds, changes modes or removes files by name.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import stat
 from datetime import timedelta
 from pathlib import Path
 from typing import IO, Any
@@ -20,15 +28,45 @@ from typing import IO, Any
 from arena.bots.builds import tree_bytes
 from arena.server.archive import UnpackLimits, check_manifest, content_digest, unpack
 from arena.server.errors import Frozen, OverQuota, Taken, TooLarge
+from arena.server.folder import ServerError
 
-#: Where versions' files live in the competition's folder, and uploads are unpacked.
+#: Where versions' files live in the competition's folder once the builder has them.
 BOTS = "bots"
+#: Where uploads are received and unpacked (thrown away at each start).
 SCRATCH = "uploads"
+#: Where a version's files wait, as the web app left them, for the builder to copy them.
+QUEUED = "queued"
 
 
 def version_folder(folder: Path, key: str, number: int) -> Path:
     """Where a version's files are: ``DIR/bots/KEY/NUMBER``."""
     return folder / BOTS / key / str(number)
+
+
+def queued_folder(folder: Path, key: str, number: int) -> Path:
+    """Where a version's files wait for the builder: ``DIR/queued/KEY/NUMBER``."""
+    return folder / QUEUED / key / str(number)
+
+
+def files_of(folder: Path, key: str, number: int) -> Path:
+    """Where a version's files are now: in ``bots`` once admitted, else still queued."""
+    home = version_folder(folder, key, number)
+    return home if home.exists() else queued_folder(folder, key, number)
+
+
+def kept_folder(folder: Path, key: str, number: int) -> Path:
+    """A version's folder, checked to be a folder in its place: neither it nor its bot's
+    folder a link (one there, left by a hand or a restore, would lead the root
+    children's builds, ``chmod`` and ``rm`` elsewhere).
+
+    Raises:
+        ServerError: naming what is not a folder.
+    """
+    home = version_folder(folder, key, number)
+    for path in (home.parent, home):
+        if path.is_symlink() or not path.is_dir():
+            raise ServerError(f"{path} is not a folder of its own: left as it is")
+    return home
 
 
 def register_house_bots(names: list[str]) -> None:
@@ -93,7 +131,7 @@ def accept(user: Any, source: IO[bytes], folder: Path, server: dict[str, Any]) -
                 bot = Bot.objects.create(name=name, key=name.lower(), owner=user)
             versions = Version.objects.filter(bot=bot)
             number = (versions.aggregate(most=Max("number"))["most"] or 0) + 1
-            target = version_folder(folder, bot.key, number)
+            target = queued_folder(folder, bot.key, number)
             target.parent.mkdir(parents=True, exist_ok=True)
             if target.exists():  # left by a crash before its version was recorded
                 shutil.rmtree(target)
@@ -132,3 +170,78 @@ def _sync(folder: Path) -> None:
         os.fsync(handle)
     finally:
         os.close(handle)
+
+
+def admit(folder: Path, key: str, number: int) -> Path:
+    """The version's folder in ``DIR/bots``, copied there from ``DIR/queued`` by this
+    process (the builder) while a queued copy is there, which is removed after.
+
+    Only folders and regular files are copied, each opened without following a link
+    (the web app made them, and could swap one for a link while they are copied), with
+    their modes less any write but the owner's and any setuid bit, into a folder made
+    here and renamed into place when whole. The queued copy wins over a folder already
+    in ``bots``: that is one a crash left before the queued copy was removed (the
+    build had not begun), or one a restore of an older database left behind.
+
+    Raises:
+        ServerError: neither copy is there, or the queued one holds a link or a device,
+            or nests deeper than :data:`DEEPEST`.
+    """
+    home = version_folder(folder, key, number)
+    queued = queued_folder(folder, key, number)
+    if queued.is_symlink():
+        raise ServerError(f"{queued} is not a folder of its own: left as it is")
+    if queued.is_dir():
+        home.parent.mkdir(parents=True, exist_ok=True)
+        partial = home.with_name(f"{number}.partial")
+        for stale in (partial, home):
+            if stale.exists():
+                shutil.rmtree(stale)
+        try:
+            handle = os.open(queued, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError as error:  # swapped for a link since the look above
+            raise ServerError(f"{queued} is not a folder of its own ({error.strerror})") from None
+        try:
+            _copy_tree(handle, partial, queued, depth=0)
+        except BaseException:
+            if partial.exists():
+                shutil.rmtree(partial)
+            raise
+        finally:
+            os.close(handle)
+        os.rename(partial, home)
+        _sync(home.parent)
+        shutil.rmtree(queued)  # by descriptor: a link planted inside is removed, not followed
+    return kept_folder(folder, key, number)
+
+
+#: Nesting past this many folders is refused (the unpacker's own limit is lower).
+DEEPEST = 64
+
+
+def _copy_tree(source: int, target: Path, named: Path, *, depth: int) -> None:
+    """Copy the folder open as ``source`` (shown as ``named``) to a new ``target``."""
+    if depth > DEEPEST:
+        raise ServerError(f"{named}: folders nest deeper than {DEEPEST}")
+    target.mkdir()
+    os.chmod(target, stat.S_IMODE(os.fstat(source).st_mode) & 0o755 | 0o700)
+    for name in sorted(os.listdir(source)):
+        flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+        try:
+            handle = os.open(name, flags, dir_fd=source)
+        except OSError as error:  # ELOOP: a link
+            raise ServerError(f"{named / name}: not a file or folder ({error.strerror})") from None
+        try:
+            seen = os.fstat(handle)
+            if stat.S_ISDIR(seen.st_mode):
+                _copy_tree(handle, target / name, named / name, depth=depth + 1)
+            elif stat.S_ISREG(seen.st_mode):
+                mode = stat.S_IMODE(seen.st_mode) & 0o755 | 0o600
+                made = os.open(target / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+                with open(handle, "rb", closefd=False) as read, open(made, "wb") as write:
+                    shutil.copyfileobj(read, write)
+                    os.fchmod(write.fileno(), mode)  # not less the umask
+            else:
+                raise ServerError(f"{named / name}: not a file or folder")
+        finally:
+            os.close(handle)

@@ -11,12 +11,15 @@ made active again keeps the verdict it had.
 
 from __future__ import annotations
 
+import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
 from arena.bots.builds import remove_tree
 from arena.server.errors import NotFound, NotYours, Refused
-from arena.server.uploads import version_folder
+from arena.server.folder import ServerError
+from arena.server.uploads import kept_folder, queued_folder, version_folder
 
 
 def _may_change(user: Any, bot: Any) -> None:
@@ -117,8 +120,17 @@ def sweep_deleted(folder: Path) -> int:
         return 0
     removed = 0
     for version in Version.objects.select_related("bot").filter(deleted__isnull=False):
-        home = version_folder(folder, version.bot.key, version.number)
-        if home.exists():
-            remove_tree(home)
+        queued = queued_folder(folder, version.bot.key, version.number)
+        if queued.is_dir() and not queued.is_symlink():  # one the builder never admitted
+            shutil.rmtree(queued)  # by descriptor: a link inside is removed, not followed
             removed += 1
+        if not version_folder(folder, version.bot.key, version.number).exists():
+            continue
+        try:
+            home = kept_folder(folder, version.bot.key, version.number)
+        except ServerError as error:
+            print(f"arena serve: {error}", file=sys.stderr)
+            continue
+        remove_tree(home)
+        removed += 1
     return removed

@@ -283,13 +283,13 @@ def archive_view(request: HttpRequest, name: str) -> HttpResponseBase:
 
     from django.http import FileResponse  # noqa: PLC0415
 
-    from arena.server.uploads import SCRATCH, version_folder  # noqa: PLC0415
+    from arena.server.uploads import SCRATCH, files_of  # noqa: PLC0415
 
     version = find_version(name)
     if not sees_private(request.user, version.bot.owner):
         raise NotYours(f"the files of {version.name} are its owner's")
     folder = Path(settings.ARENA["folder"])
-    home = None if version.pk is None else version_folder(folder, version.bot.key, version.number)
+    home = None if version.pk is None else files_of(folder, version.bot.key, version.number)
     if home is None or version.deleted is not None or not home.is_dir():
         raise NotFound(f"{version.name} has no files here (a house bot's, or deleted)")
     # Packed on the folder's own file system (not /tmp), then streamed and removed.
