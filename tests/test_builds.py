@@ -346,6 +346,10 @@ def test_a_jailed_build_is_held_to_its_time_disk_and_log(tmp_path: Path) -> None
     )
     with pytest.raises(BotError, match="its build wrote more than 5 MB, this server's limit"):
         build_jailed(hoarder, seconds=20, disk_mb=5)  # its HOME counts too
+    (tmp_path / "quick").mkdir()
+    quick = jailed_folder(tmp_path / "quick", "head -c 3000000 /dev/zero > big")  # and ends
+    with pytest.raises(BotError, match=r"wrote more than 2 MB, what is left;"):
+        build_jailed(quick, seconds=20, disk_mb=5, room=2 << 20, room_why="what is left")
     slow = tmp_path / "slow"
     noisy.rename(slow)
     (slow / "build.sh").write_text("sleep 30\n")

@@ -9,6 +9,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import select
 import shutil
 import signal
@@ -126,8 +127,9 @@ def test_a_bot_that_faults_5_games_in_a_row_is_disabled_and_its_owner_sees_why(
 
 
 def test_an_authors_stored_bytes_and_uploads_a_day_are_limited(tmp_path: Path) -> None:
-    """``stored_mb`` counts what each version holds: past it an upload is 413, and
-    deleting a failed version's files makes room; ``submissions_per_day`` is 429."""
+    """``stored_mb`` counts what each version holds: past it an upload is 413, a build
+    that would write past it fails, and deleting a failed version's files makes room;
+    ``submissions_per_day`` is 429."""
     league = CONFIG.replace("[server]\n", "[server]\nstored_mb = 1\nsubmissions_per_day = 3\n")
     running = start(tmp_path, free_port(), league)
     try:
@@ -153,9 +155,17 @@ def test_an_authors_stored_bytes_and_uploads_a_day_are_limited(tmp_path: Path) -
         assert status == 202, answer
         status, again = running.call("POST", "/api/v1/versions/ann/activate", {}, token=ann)
         assert status == 400 and "files are deleted" in again["error"], again
+        # A small upload whose build writes more than the room its author has left fails,
+        # even a quick one (done between two of the builder's looks).
+        filling = {"fill.sh": "head -c 600000 /dev/zero > fill\n"}
+        small = bot_zip("ann", {"bot.py": FLAKY.replace("WHO", "x"), **filling}, build="sh fill.sh")
+        status, answer = running.call("POST", "/api/v1/bots", token=ann, upload=small)
+        assert status == 202, answer
+        assert settled(running, "ann@3", timeout=120)["status"] == "failed"
+        third = running.call("GET", "/api/v1/versions/ann@3", token=ann)[1]  # the detail
+        room = r"wrote more than 0\.\d+ MB, what its author may still store \(stored_mb = 1, "
+        assert re.search(room + r"less their versions\)", third["reason"]), third
         # Three uploads in a day: the fourth is refused, whatever its size.
-        small = bot_zip("ann", {"bot.py": FLAKY.replace("WHO", "x")})
-        assert running.call("POST", "/api/v1/bots", token=ann, upload=small)[0] == 202
         status, answer = running.call("POST", "/api/v1/bots", token=ann,
                                       upload=bot_zip("ann", {"bot.py": FLAKY}))  # fmt: skip
         assert status == 429, answer

@@ -172,7 +172,7 @@ def work_once(folder: Path, table: Table) -> bool:
         if spec.build is not None and table.filled is not None:
             table.filled()
         try:
-            built = build_bot(spec, jail=table.jail)
+            built = build_bot(spec, jail=_room_left(table.jail, version))
         except BuildFailed as failure:
             _keep_log(failure.log, log)
             raise
@@ -220,6 +220,28 @@ def work_once(folder: Path, table: Table) -> bool:
         _set(version, "active")
         lift_ladder_disable(version.bot)
     return True
+
+
+def _room_left(jail: BuildJail | None, version: Any) -> BuildJail | None:
+    """``jail`` with its disk cap lowered to what the version's author may still store
+    (``stored_mb``, the jail's cap, less their other versions' files), so that no build
+    takes its author past ``stored_mb``: an upload is let in by its own size, and its
+    build may write more."""
+    from django.db.models import Sum  # noqa: PLC0415
+
+    from arena.server.web.models import Version  # noqa: PLC0415
+
+    if jail is None or version.bot.owner_id is None:
+        return jail
+    others = (
+        Version.objects.filter(bot__owner_id=version.bot.owner_id)
+        .exclude(pk=version.pk)
+        .aggregate(total=Sum("stored"))["total"]
+        or 0
+    )
+    room = max(0, jail.disk_mb * 2**20 - others)
+    why = f"what its author may still store (stored_mb = {jail.disk_mb}, less their versions)"
+    return replace(jail, room=room, room_why=why)
 
 
 #: Versions whose build a full disk cut once (in this builder's life).
