@@ -72,7 +72,8 @@ def lease(folder: Path) -> tuple[UidPool, int] | None:
         return None
     pool = UidPool(first=FIRST)
     record = folder / RECORD
-    known = int(record.read_text()) if record.is_file() else None
+    written = record.read_text().strip() if record.is_file() else ""
+    known = int(written) if written.isdigit() else None  # none, or damaged: leased anew
     if known is not None and pool.take_this(known):
         uid = known
     else:
