@@ -180,7 +180,9 @@ def test_an_organizer_pauses_invites_and_exports_from_the_organizer_page(
     _, _, page = olga.post("/organizer", {"bot": "rando", "disable": "1", "reason": "<i>x</i>"})
     assert "disabled: &lt;i&gt;x&lt;/i&gt;" in page
     status, _, csv = olga.get("/organizer/leaderboard.csv")
-    assert status == 200 and csv.startswith("rank,bot,owner,status,score")
+    assert status == 200 and csv.startswith("owner,bot,version,rank,tier,score,mu,sigma")
+    status, _, csv = olga.get("/organizer/best.csv")
+    assert status == 200 and "tim,,,,,,,,,no version with 50 games yet" in csv.splitlines()
     _forms_refuse_a_post_without_the_persons_csrf_token(league, olga)
 
 

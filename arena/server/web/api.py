@@ -367,6 +367,25 @@ def ladder_view(request: HttpRequest) -> HttpResponse:
     return JsonResponse({"paused": switches.paused(), "frozen": switches.frozen()})
 
 
+@api("GET", auth=True)
+def export_board_view(request: HttpRequest) -> HttpResponseBase:
+    """``GET /api/v1/export/leaderboard.csv`` (organizers only): every row of the board
+    as CSV (:mod:`arena.server.grades`), for a grading script."""
+    from arena.server import grades  # noqa: PLC0415
+
+    organizer(request)
+    return grades.response("leaderboard", Path(settings.ARENA["folder"]))
+
+
+@api("GET", auth=True)
+def export_best_view(request: HttpRequest) -> HttpResponseBase:
+    """``GET /api/v1/export/best.csv`` (organizers only): each author's best version."""
+    from arena.server import grades  # noqa: PLC0415
+
+    organizer(request)
+    return grades.response("best", Path(settings.ARENA["folder"]))
+
+
 @api("POST", auth=True)
 def disable_view(request: HttpRequest, name: str) -> HttpResponse:
     """``POST /api/v1/bots/NAME/disable {"reason"}`` (organizers only): the bot leaves the

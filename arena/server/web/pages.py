@@ -13,8 +13,6 @@ Where the competition is not public, every page but ``/login`` and
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
@@ -395,25 +393,18 @@ def organizer_page(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET"])
 @signed_in
 def leaderboard_csv(request: HttpRequest) -> HttpResponse:
-    """``/organizer/leaderboard.csv``: the standings (organizers only)."""
-    from arena.server.board import leaderboard  # noqa: PLC0415
+    """``/organizer/leaderboard.csv``: every row of the board (organizers only)."""
+    return _export(request, "leaderboard")
+
+
+def best_csv(request: HttpRequest) -> HttpResponse:
+    """``/organizer/best.csv``: each author's best version (organizers only)."""
+    return _export(request, "best")
+
+
+def _export(request: HttpRequest, name: str) -> HttpResponse:
+    from arena.server import grades  # noqa: PLC0415
 
     if not getattr(request.user, "is_staff", False):
         return show(request, "form.html", 403, heading="Organizer", error="Organizers only.")
-    keys = ("rank", "bot", "owner", "status", "score", "mu", "sigma", "games", "wins")
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(keys)
-    for row in leaderboard(folder(), request.user):
-        writer.writerow([cell(row.get(key)) for key in keys])
-    answer = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
-    answer["Content-Disposition"] = 'attachment; filename="leaderboard.csv"'
-    return answer
-
-
-def cell(value: Any) -> Any:
-    """A CSV cell a spreadsheet will not run: a text that starts like a formula (``=``,
-    ``+``, ``-``, ``@``: a name a stranger chose) gets a leading quote."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
+    return grades.response(name, folder())
