@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 
 C_BOT := sample_bots/c/random_bot
 
-.PHONY: test check demo lint docs bench bench-convergence bench-match bench-serve clean sandbox-deps browser-deps terminal-deps \
+.PHONY: test check demo lint docs bench bench-convergence bench-match bench-serve clean sandbox-deps browser-deps terminal-deps deploy-deps \
 	kits-deps
 
 $(BIN)/python:
@@ -69,6 +69,10 @@ sandbox-deps:
 browser-deps:
 	$(call debian-package,command -v chromium,chromium)
 
+# The deployment examples run for real: Caddy in front of a server (docs/deploy.md).
+deploy-deps:
+	$(call debian-package,command -v caddy,caddy)
+
 # Interactive commands are tested in a real terminal: tmux.
 terminal-deps:
 	$(call debian-package,command -v tmux,tmux)
@@ -86,7 +90,7 @@ kits-deps:
 # Files are handed out in collection order, the longest first (tests/conftest.py).
 PYTEST_PARALLEL := -n auto --dist loadfile --no-loadscope-reorder
 
-test: lint $(C_BOT) sandbox-deps browser-deps terminal-deps kits-deps
+test: lint $(C_BOT) sandbox-deps browser-deps terminal-deps kits-deps deploy-deps
 	$(BIN)/pytest -q $(PYTEST_PARALLEL)
 
 # The quick tier, for each change: lint, types, the import contract, and every test module but

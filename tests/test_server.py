@@ -18,6 +18,7 @@ import shutil
 import signal
 import socket
 import sqlite3
+import ssl
 import stat
 import subprocess
 import sys
@@ -29,7 +30,7 @@ from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -77,6 +78,8 @@ class Server:
     config: Path
     port: int
     process: subprocess.Popen[str]
+    #: How TLS is checked where :attr:`url` is https (a proxy in front: tests/test_deploy.py).
+    tls: ClassVar[ssl.SSLContext | None] = None
 
     @property
     def url(self) -> str:
@@ -118,7 +121,7 @@ class Server:
         if token is not None:
             request.add_header("Authorization", f"Bearer {token}")
         try:
-            with urllib.request.urlopen(request, timeout=30) as answer:
+            with urllib.request.urlopen(request, timeout=30, context=self.tls) as answer:
                 return answer.status, json.loads(answer.read())
         except urllib.error.HTTPError as refused:
             return refused.code, json.loads(refused.read())
@@ -129,7 +132,7 @@ class Server:
         if token is not None:
             request.add_header("Authorization", f"Bearer {token}")
         try:
-            with urllib.request.urlopen(request, timeout=30) as answer:
+            with urllib.request.urlopen(request, timeout=30, context=self.tls) as answer:
                 return answer.status, answer.read().decode()
         except urllib.error.HTTPError as refused:
             return refused.code, refused.read().decode()
