@@ -9,6 +9,7 @@ import signal
 import socket
 import sqlite3
 import stat
+import tarfile
 import time
 from contextlib import closing
 from pathlib import Path
@@ -72,13 +73,13 @@ def test_an_organizer_pauses_the_ladder_and_disables_a_bot(tmp_path: Path) -> No
         until(lambda: set(league_rows(folder)) == {"greedy", "rando", "annbot", "bobbot"})
         assert running.call("POST", "/api/v1/ladder", {"paused": True}, token=ann)[0] == 403
         assert running.call("POST", "/api/v1/ladder", {"paused": True}, token=olga) == (
-            200, {"paused": True, "frozen": False})  # fmt: skip
+            200, {"paused": True, "frozen": False, "state": "paused"})  # fmt: skip
         running.stderr_until("the ladder is paused")
         held = done_games(folder)
         time.sleep(2.5)
         assert done_games(folder) == held, "no game while paused"
         assert running.call("GET", "/api/v1/ladder", token=ann) == (
-            200, {"paused": True, "frozen": False})  # fmt: skip
+            200, {"paused": True, "frozen": False, "state": "paused"})  # fmt: skip
         assert running.call("POST", "/api/v1/ladder", {"paused": False}, token=olga)[0] == 200
         until(lambda: done_games(folder) > held)
         status, answer = running.call("POST", "/api/v1/bots/BobBot/disable", {"reason": "odd"},
@@ -98,19 +99,60 @@ def test_an_organizer_pauses_the_ladder_and_disables_a_bot(tmp_path: Path) -> No
         assert running.call("POST", "/api/v1/bots/bobbot/enable", token=olga)[0] == 200
         until(lambda: played_by(folder, "bobbot") > frozen)
         assert running.call("POST", "/api/v1/bots/bobbot/enable", token=bob)[0] == 403
-        # The final: uploads refused, two more rounds, then the leaderboard stands still.
-        assert running.call("POST", "/api/v1/ladder", {"frozen": True}, token=olga)[1] == {
-            "paused": False, "frozen": True}  # fmt: skip
+        # The final: uploads refused, the league stands still, and two rounds among the
+        # active bots are played from fresh ratings in DIR/final, then its board is final.
+        status, answer = running.call("POST", "/api/v1/season", {"state": "frozen"}, token=ann)
+        assert status == 403, answer
+        status, answer = running.call("POST", "/api/v1/season", {"state": "final"}, token=olga)
+        assert status == 400 and "reached when the final's rounds are played" in answer["error"]
+        status, answer = running.call("POST", "/api/v1/season", {"state": "frozen"}, token=olga)
+        assert status == 200 and answer["state"] == "frozen", answer
         late = zipped(KIT, name="bobbot", change="# late\n")
         status, answer = running.call("POST", "/api/v1/bots", token=bob, upload=late)
         assert status == 403 and "frozen" in answer["error"]
-        running.stderr_until("the final is played: the leaderboard is final", timeout=90)
-        final = done_games(folder)
+        until((folder / "final" / "results.sqlite").is_file)  # the league stopped
+        league_games = done_games(folder)
+        running.stderr_until("the final is played: its board is final", timeout=120)
+        season = running.call("GET", "/api/v1/season")[1]
+        assert "state" in season, season
+        assert season["state"] == "final" and season["final_rounds"] == 2, season
+        assert season["final"]["games"] == season["final"]["planned"] > 0, season
+        assert done_games(folder) == league_games, "the league stood still"
+        status, final = running.call("GET", "/api/v1/leaderboard?board=final")
+        assert status == 200, final  # annbot, disabled, is not in it
+        assert {row["bot"] for row in final} == {"greedy", "rando", "bobbot"}, final
+        assert sum(row["games"] for row in final) == 3 * season["final"]["games"], "fresh ratings"
+        page = running.text("/")[1]
+        assert "The final" in page and "The league, as the freeze found it" in page
+        held = done_games(folder / "final")
         time.sleep(2.5)
-        assert done_games(folder) == final
-        running.call("POST", "/api/v1/ladder", {"frozen": False}, token=olga)
-        until(lambda: done_games(folder) > final)
+        assert done_games(folder / "final") == held, "a played final plays no more"
+        target = tmp_path / "final.tar.gz"  # a backup holds the final's store, whole
+        done = arena("serve", str(running.config), "--backup", str(target), cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        with tarfile.open(target) as archive:
+            names = set(archive.getnames())
+        assert "final/results.sqlite" in names and not {"final/results.sqlite-wal"} & names
+        # Opened again: the final is set aside (kept), the league goes on, uploads come in.
+        running.call("POST", "/api/v1/season", {"state": "open"}, token=olga)
+        running.stderr_until("its final was set aside")
+        assert len(list(folder.glob("final.*"))) == 1, "kept, aside"
+        now = done_games(folder)
+        until(lambda: done_games(folder) > now)
         assert running.call("POST", "/api/v1/bots", token=bob, upload=late)[0] == 202
+        # Closed: nothing plays or is taken, and nothing reopens it; pages stay readable.
+        status, answer = running.call("POST", "/api/v1/season", {"state": "closed"}, token=olga)
+        assert status == 200 and answer["state"] == "closed", answer
+        running.stderr_until("the season is closed: nothing plays")
+        now = done_games(folder)
+        time.sleep(2.5)
+        assert done_games(folder) == now
+        late = zipped(KIT, name="annbot", change="# later\n")
+        status, answer = running.call("POST", "/api/v1/bots", token=ann, upload=late)
+        assert status == 403 and "closed" in answer["error"], answer
+        status, answer = running.call("POST", "/api/v1/season", {"state": "open"}, token=olga)
+        assert status == 400 and "closed" in answer["error"], answer
+        assert running.call("GET", "/api/v1/leaderboard")[0] == 200
     finally:
         running.process.send_signal(signal.SIGINT)
         assert running.process.wait(timeout=60) == 130

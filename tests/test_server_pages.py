@@ -171,7 +171,8 @@ def test_an_organizer_pauses_invites_and_exports_from_the_organizer_page(
     _, _, page = olga.post("/organizer", {"paused": "yes"})
     assert "The ladder is <strong>paused</strong>" in page
     token = author(league, "tim")
-    assert league.call("GET", "/api/v1/ladder", token=token)[1] == {"paused": True, "frozen": False}
+    assert league.call("GET", "/api/v1/ladder", token=token)[1] == {
+        "paused": True, "frozen": False, "state": "paused"}  # fmt: skip
     _, _, page = olga.post("/organizer", {"paused": ""})
     assert "The ladder plays." in page
     _, _, page = olga.post("/organizer", {"invite": "zed", "role": "author"})

@@ -34,8 +34,8 @@ from arena.server.webuser import RECORD
 
 #: What a backup holds besides the folder's files: when and of what it was taken.
 MANIFEST = "backup.json"
-#: The SQLite databases, copied through the backup API.
-DATABASES = (DATABASE, SERVER_DB)
+#: The SQLite databases, copied through the backup API (a frozen season's final too).
+DATABASES = (DATABASE, SERVER_DB, f"final/{DATABASE}")
 #: Folders and files of DIR a backup leaves out (rebuilt, or thrown away at a start; the
 #: web app's uid is leased anew after a restore, which shares the whole folder with it).
 LEFT_OUT = {LOCK, "uploads", "cache", RECORD}
@@ -51,7 +51,10 @@ def backup(folder: Path, target: Path) -> str:
         raise ServerError(f"no competition in {folder} to back up (no {SERVER_DB})")
     target = target.absolute()
     with tempfile.TemporaryDirectory(prefix="arena-backup-") as scratch:
-        copies = {name: Path(scratch) / name for name in DATABASES if (folder / name).is_file()}
+        copies = {
+            name: Path(scratch) / name.replace("/", "-") for name in DATABASES
+            if (folder / name).is_file()
+        }  # fmt: skip
         for name, copy in copies.items():
             with (
                 closing(sqlite3.connect(folder / name)) as source,
@@ -91,11 +94,13 @@ def _files(folder: Path) -> list[Path]:
         here = Path(root)
         if here == folder:
             dirs[:] = [name for name in dirs if name not in LEFT_OUT]
+        # The databases are copied through the backup API above; journals are not kept.
+        if here == folder or (here.parent == folder and here.name.split(".")[0] == "final"):
             names = [
                 name
                 for name in names
                 if name not in LEFT_OUT
-                and name not in DATABASES
+                and str((here / name).relative_to(folder)) not in DATABASES
                 and not name.endswith(("-wal", "-shm", "-journal"))
             ]
         found.extend(here / name for name in dirs)

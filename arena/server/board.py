@@ -26,7 +26,8 @@ from arena.server.accounts import sees_private
 FRESH_S = 1.0
 
 _lock = threading.Lock()
-_cache: dict[str, Any] = {"at": -FRESH_S, "rows": [], "by_bot": {}}
+#: What was read of each board (the league's, a final's), by its folder.
+_caches: dict[Path, dict[str, Any]] = {}
 #: Whole answers for anyone, by key: (made at, body).
 _answers: dict[str, tuple[float, bytes]] = {}
 
@@ -48,10 +49,11 @@ def _fresh(folder: Path) -> dict[str, Any]:
     """The cache, read again where it is older than :data:`FRESH_S`."""
     with _lock:
         now = time.monotonic()
-        if now - _cache["at"] >= FRESH_S:
+        cache = _caches.setdefault(folder, {"at": -FRESH_S, "rows": [], "by_bot": {}})
+        if now - cache["at"] >= FRESH_S:
             rows = _read(folder)
-            _cache.update(at=now, rows=rows, by_bot={row["bot"]: row for row in rows})
-        return _cache
+            cache.update(at=now, rows=rows, by_bot={row["bot"]: row for row in rows})
+        return cache
 
 
 def standings(folder: Path) -> list[dict[str, Any]]:

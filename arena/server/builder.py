@@ -45,7 +45,7 @@ from arena.execute.game import play_one
 from arena.game import Rules
 from arena.protocol import Limits
 from arena.server.ladder import Resources, as_bot, game_settings
-from arena.server.organizer import lift_ladder_disable
+from arena.server.organizer import closed, lift_ladder_disable
 from arena.server.room import ROOM_MB, disk_full, free_mb, wait_for_room
 from arena.server.uploads import admit, version_folder
 from arena.server.verdicts import running_verdict
@@ -263,7 +263,7 @@ def run(folder: Path, table: Table) -> None:
     while True:
         try:
             sweep_deleted(folder)
-            worked = work_once(folder, table)
+            worked = not closed() and work_once(folder, table)  # a closed season builds nothing
         except Exception as error:
             if not disk_full(error):
                 raise

@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from arena.bots.builds import CACHE_ENV
-from arena.signals import Stopped, stop_like_ctrl_c
+from arena.signals import stop_like_ctrl_c
 
 #: Requests served at once by the web app.
 THREADS = 8
@@ -85,23 +85,31 @@ def builder(config_path: Path, folder: Path, url: str) -> None:
 
 
 def ladder(config_path: Path, folder: Path, url: str, jobs: int) -> None:
-    """Play the ladder (:mod:`arena.server.ladder`) until SIGTERM (exit status 143)."""
+    """Play the ladder (:mod:`arena.server.ladder`) until SIGTERM (exit status 143): the
+    league while the season is open, its final while it is frozen (:mod:`.organizer`)."""
     from arena.bots.health import build_all  # noqa: PLC0415
-    from arena.events.run import run  # noqa: PLC0415
     from arena.server.config import load_server_config  # noqa: PLC0415
     from arena.server.folder import prepare  # noqa: PLC0415
     from arena.server.ladder import (  # noqa: PLC0415
+        FINAL,
         FieldTooSmall,
-        FinalPlayed,
         LadderField,
-        Watch,
         field_now,
+        final_event,
+        final_field,
         game_settings,
         ladder_event,
+        play_until,
+        set_final_aside,
         wait_while_paused,
     )
-    from arena.server.organizer import frozen, paused  # noqa: PLC0415
-    from arena.server.room import disk_full, wait_for_room  # noqa: PLC0415
+    from arena.server.organizer import (  # noqa: PLC0415
+        closed,
+        final_played,
+        frozen,
+        mark_final_played,
+        paused,
+    )
     from arena.server.site import setup  # noqa: PLC0415
     from arena.tournament.config import config_bots  # noqa: PLC0415
 
@@ -112,51 +120,70 @@ def ladder(config_path: Path, folder: Path, url: str, jobs: int) -> None:
     house = config_bots(config.event, config.path)
     _, running = game_settings(config.event)
     sandbox = running.sandbox.capabilities()
+
+    def say(line: str) -> None:
+        print(line, file=sys.stderr)
+
+    players = int(config.event.get("players") or 4)
+    final_rounds = config.server["final_rounds"]
     with stop_like_ctrl_c():
         try:
             for broken in build_all(house, rebuild=False):
-                print(f"arena serve: house {broken}", file=sys.stderr)
-            players = int(config.event.get("players") or 4)
-            while True:  # a pause ends the run; resuming runs it again, from the folder
-                wait_while_paused(lambda line: print(line, file=sys.stderr))
-                field = field_now(folder, house, players, running.resources)
-                full = False
-                with Watch(paused) as watch:
-                    try:
-                        run(
-                            ladder_event(config.event, secrets.ladder_seed, field),
-                            folder,
+                say(f"arena serve: house {broken}")
+            while True:
+                if closed():
+                    say("arena serve: the season is closed: nothing plays")
+                    while True:
+                        time.sleep(WAIT_S)
+                wait_while_paused(say)
+                if frozen():
+                    if not final_played():
+                        say("arena serve: the season is frozen: the final plays")
+                        bots = final_field(folder, house, running.resources)
+                        if len(bots) < players:
+                            say(f"arena serve: the final needs {players} bots, and "
+                                f"{len(bots)} are active: open the season again")  # fmt: skip
+                            while frozen() and not closed():
+                                time.sleep(WAIT_S)
+                        elif play_until(
+                            final_event(config.event, secrets.ladder_seed, bots, final_rounds),
+                            folder / FINAL,
+                            lambda: paused() or not frozen() or closed(),
                             sandbox=sandbox,
                             jobs=jobs,
-                            pin=False,
-                            field=LadderField(
-                                folder,
-                                house,
-                                [spec.name for spec in field],
-                                running.resources,
-                                players,
-                                config.server["final_rounds"],
-                            ),
-                        )
-                        return
-                    except FieldTooSmall:
-                        print("arena serve: the ladder waits for a full table", file=sys.stderr)
-                    except FinalPlayed:
-                        print("arena serve: the final is played: the leaderboard is final",
-                              file=sys.stderr)  # fmt: skip
-                        while frozen():
-                            time.sleep(1.0)
-                    except KeyboardInterrupt as stop:
-                        if isinstance(stop, Stopped) or not watch.fired:
-                            raise
-                    except Exception as error:  # a full disk pauses it; anything else is a bug
-                        if not disk_full(error):
-                            raise
-                        full = True
-                if full:  # every game committed before is kept; the rest are played again
-                    wait_for_room(folder, "ladder", lambda line: print(line, file=sys.stderr))
+                            say=say,
+                        ):
+                            mark_final_played()
+                            say("arena serve: the final is played: its board is final")
+                    while frozen() and final_played() and not closed():
+                        time.sleep(WAIT_S)
+                    continue
+                aside = set_final_aside(folder)
+                if aside is not None:
+                    say(
+                        f"arena serve: the season is open again: its final was set aside to {aside}"
+                    )
+                field = field_now(folder, house, players, running.resources)
+                try:
+                    play_until(
+                        ladder_event(config.event, secrets.ladder_seed, field),
+                        folder,
+                        lambda: paused() or frozen(),
+                        sandbox=sandbox,
+                        jobs=jobs,
+                        say=say,
+                        field=LadderField(
+                            folder, house, [spec.name for spec in field], running.resources, players
+                        ),
+                    )
+                except FieldTooSmall:
+                    say("arena serve: the ladder waits for a full table")
         except KeyboardInterrupt:
             sys.exit(143)
+
+
+#: How often a closed or finished season's ladder looks at the switches again.
+WAIT_S = 1.0
 
 
 def verdicts(config_path: Path, folder: Path, url: str, jobs: int) -> None:

@@ -15,28 +15,29 @@ ids that say nothing. Until the field can fill a table, it waits.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import signal
-import sqlite3
 import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from arena.bots.sandbox import ResourceLimits
+from arena.bots.sandbox import Capabilities, ResourceLimits
 from arena.bots.spec import BotSpec, parse_bot
 from arena.errors import BotError
-from arena.events.field import Enter, FieldChange, Retire
+from arena.events.event import Event
+from arena.events.field import Enter, FieldChange, FieldSource, Retire
 from arena.events.schedule import ENDLESS_ROUNDS
 from arena.events.settings import RunFlags, Running, resolve_running
 from arena.game import Rules
 from arena.game.rules import rules_from
 from arena.results.store import DATABASE, open_existing
 from arena.server.uploads import version_folder
+from arena.signals import Stopped
 from arena.tournament.config import DEFAULT_DEALS
 from arena.tournament.event import TournamentEvent
 
@@ -113,11 +114,6 @@ class FieldTooSmall(KeyboardInterrupt):
     as at a stop, every finished game kept, and the ladder waits for bots."""
 
 
-class FinalPlayed(KeyboardInterrupt):
-    """A frozen competition's final rounds are played: the run ends as at a stop, and the
-    ladder waits (the leaderboard is final) until an organizer unfreezes it."""
-
-
 class LadderField:
     """The field's changes since the last round: versions activated enter, versions
     retired or failed leave, and so do the bots an organizer disabled (house bots too)
@@ -130,31 +126,20 @@ class LadderField:
         playing: Sequence[str],
         resources: Resources = (),
         players: int = 2,
-        final_rounds: int = 20,
     ) -> None:
         self.folder = folder
         self.players = players
-        self.final_rounds = final_rounds
         self.resources = resources
         self.house = {spec.name: spec for spec in house}
         self.playing = set(playing)
-        #: When the database is asked again (every round while a final is counted).
+        #: When the database is asked again.
         self.next_poll = 0.0
-        self.final = False
 
     def changes(self) -> Sequence[FieldChange]:
-        from arena.server.organizer import final_left  # noqa: PLC0415
-
         now = time.monotonic()
-        if now < self.next_poll and not self.final:
+        if now < self.next_poll:
             return []
         self.next_poll = now + POLL_S
-        left = final_left(self._next_round(), self.final_rounds)
-        self.final = left is not None
-        if left == 0:
-            raise FinalPlayed
-        if left is not None:
-            return []  # the final plays the field the freeze found
         wanted = active_versions()
         house = set(self.house) - disabled_house(list(self.house.values()))
         entering: list[FieldChange] = [
@@ -179,15 +164,6 @@ class LadderField:
         if disable_faulting(name, why):
             print(f"arena serve: bot {name!r} disabled: {why}", file=sys.stderr)
         self.next_poll = 0.0
-
-    def _next_round(self) -> int:
-        """The number of the round about to be made (the store's last, plus one)."""
-        path = self.folder / DATABASE
-        if not path.is_file():
-            return 1
-        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)) as db:
-            last = db.execute("SELECT max(round) FROM rounds").fetchone()[0]
-        return int(last or 0) + 1
 
 
 #: What the sandbox must give every bot and build of strangers: kept out of the files,
@@ -234,6 +210,57 @@ def ladder_event(event: dict[str, Any], seed: int, bots: Sequence[BotSpec]) -> T
         # Strangers' bots: no process sees a deal set twice, and game ids say nothing.
         isolated=True,
     )
+
+
+#: Where a frozen season's final is played: a tournament folder of its own.
+FINAL = "final"
+
+
+def final_event(
+    event: dict[str, Any], seed: int, bots: Sequence[BotSpec], rounds: int
+) -> TournamentEvent:
+    """The final: ``rounds`` rounds of the ladder's games among ``bots``, from fresh
+    ratings, its deals from a seed of its own (made from the ladder's secret one)."""
+    own = int.from_bytes(hashlib.blake2b(f"{seed}/final".encode(), digest_size=16).digest())
+    return replace(ladder_event(event, own, bots), rounds=rounds)
+
+
+def final_field(folder: Path, house: Sequence[BotSpec], resources: Resources = ()) -> list[BotSpec]:
+    """The final's bots: those its folder holds (a final resumed after a stop plays the
+    field it began with), else the house bots not disabled and every active version."""
+    if (folder / FINAL / DATABASE).is_file():
+        store = open_existing(folder / FINAL)
+        try:
+            names = [record.name for record in store.guarded(store.bots)]
+        finally:
+            store.close()
+        known = {spec.name: spec for spec in house}
+        return [known.get(name) or as_bot(folder, version_named(name), resources) for name in names]
+    off = disabled_house(house)
+    field = [spec for spec in house if spec.name not in off]
+    return field + [as_bot(folder, version, resources) for version in active_versions().values()]
+
+
+def final_progress(folder: Path) -> dict[str, int] | None:
+    """The final's games played and planned, or None before a freeze made one."""
+    if not (folder / FINAL / DATABASE).is_file():
+        return None
+    store = open_existing(folder / FINAL)
+    try:
+        return {"games": store.guarded(store.done), "planned": store.guarded(store.planned)}
+    finally:
+        store.close()
+
+
+def set_final_aside(folder: Path) -> Path | None:
+    """A final the season was opened again after: moved aside to ``DIR/final.TIME`` (its
+    games stay readable), so that a later freeze plays a new one; where it went."""
+    final = folder / FINAL
+    if not final.exists():
+        return None
+    aside = folder / f"{FINAL}.{time.strftime('%Y%m%d-%H%M%S')}"
+    final.rename(aside)
+    return aside
 
 
 def field_now(
@@ -309,6 +336,41 @@ class Watch:
                     return
         finally:
             connection.close()  # this thread's own
+
+
+def play_until(
+    event: Event,
+    where: Path,
+    stop_when: Callable[[], bool],
+    *,
+    sandbox: Capabilities | None,
+    jobs: int,
+    say: Callable[[str], None],
+    field: FieldSource | None = None,
+) -> bool:
+    """Play ``event`` into ``where`` until it ends (True) or ``stop_when()`` holds (False:
+    the games under way are cut, played again at the next run). A full disk is waited
+    out (:mod:`arena.server.room`): what was committed is kept, the rest played again.
+
+    Raises:
+        KeyboardInterrupt: a real stop (SIGTERM).
+    """
+    from arena.events.run import run  # noqa: PLC0415
+    from arena.server.room import disk_full, wait_for_room  # noqa: PLC0415
+
+    with Watch(stop_when) as watch:
+        try:
+            run(event, where, sandbox=sandbox, jobs=jobs, pin=False, field=field)
+            return True
+        except KeyboardInterrupt as stop:
+            if isinstance(stop, Stopped) or not watch.fired:
+                raise
+            return False
+        except Exception as error:  # a full disk pauses it; anything else is a bug
+            if not disk_full(error):
+                raise
+    wait_for_room(where if where.exists() else where.parent, "ladder", say)
+    return False
 
 
 def wait_while_paused(say: Callable[[str], None]) -> None:

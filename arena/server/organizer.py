@@ -1,26 +1,29 @@
-"""What an organizer does to a running competition: pause, freeze, disable a bot.
+"""What an organizer does to a running competition: the season's state, disable a bot.
 
-Each is a row of the server's database, which the ladder reads (at least
-once a second for a pause; at each round boundary for the field):
+A season is in one state at a time (:func:`season`), each a row of the
+server's database that the ladder reads (at least once a second):
 
-- **pause**: the ladder stops its games (those under way are cut and played
+- **open**: uploads are taken, the ladder plays the league.
+- **paused**: the ladder stops its games (those under way are cut and played
   again after, as after a stop: no game counts twice) and plays none until
-  resumed. Uploads, builds and pages go on.
-- **freeze**: uploads are refused, and the ladder plays ``final_rounds``
-  more rounds (counted from the first round boundary after the freeze) with
-  the field it has, then stops: the leaderboard is final. Unfreezing lets
-  uploads in and the ladder go on.
-- **disable** a bot: its versions leave the ladder at the next round
-  boundary and are not scheduled (no forfeits: its rating stands still)
-  until it is enabled again, when its active version comes back with its
-  rating.
+  resumed. Uploads, builds and pages go on. A final can be paused too.
+- **frozen**: uploads are refused, the league stands still (its board is the
+  one the freeze found, kept), and the ladder plays the final: ``final_rounds``
+  rounds among the bots active at the freeze, from fresh ratings, in
+  ``DIR/final`` (a tournament folder: ``arena leaderboard DIR/final`` reads it).
+  Opening the season again sets that final aside and the league goes on.
+- **final**: the final is played; its board is shown beside the league's.
+- **closed**: nothing plays, nothing is built, no upload is taken; everything
+  stays readable. A closed season is not opened again.
 
-The ladder disables a bot too, by itself (:func:`disable_faulting`), once it
-faults in :data:`arena.events.run.FAULTS_IN_A_ROW` games in a row: a bot that
-cannot play would fault on in every game it is seated in, and its rivals'
-games would mean less. Its owner sees why on its page; a version of it made
-active (a new upload, or an earlier one again) lets it play, as an organizer
-enabling it does.
+A bot is disabled by an organizer, or by the ladder itself
+(:func:`disable_faulting`) once it faults in
+:data:`arena.events.run.FAULTS_IN_A_ROW` games in a row: a bot that cannot
+play would fault on in every game it is seated in, and its rivals' games
+would mean less. Its versions leave the ladder at the next round boundary and
+are not scheduled (no forfeits: its rating stands still) until it is enabled
+again, or, where the ladder disabled it, a version of it is made active (a
+new upload, or an earlier one again). Its owner sees why on its page.
 """
 
 from __future__ import annotations
@@ -35,48 +38,106 @@ PAUSED = "paused"
 
 def paused() -> bool:
     """Whether the ladder is paused."""
-    from arena.server.web.models import Setting  # noqa: PLC0415 - Django, set up by the caller
-
-    return Setting.objects.filter(key=PAUSED, value="yes").exists()
+    return _on(PAUSED)
 
 
 def pause(on: bool) -> None:
-    """Pause the ladder (``on``) or let it play again."""
+    """Pause the ladder (``on``) or let it play again.
+
+    Raises:
+        Refused: the season is closed.
+    """
+    _refuse_if_closed()
+    _switch(PAUSED, on)
+
+
+#: The switches that freeze the competition, mark its final played, and close it.
+FROZEN = "frozen"
+FINAL_PLAYED = "final_played"
+CLOSED = "closed"
+#: The season's states (:func:`season`); the ones an organizer may ask for.
+STATES = ("open", "paused", "frozen", "final", "closed")
+ASKED = ("open", "paused", "frozen", "closed")
+
+
+def _on(key: str) -> bool:
+    from arena.server.web.models import Setting  # noqa: PLC0415 - Django, set up by the caller
+
+    return Setting.objects.filter(key=key, value="yes").exists()
+
+
+def _switch(key: str, on: bool) -> None:
     from arena.server.web.models import Setting  # noqa: PLC0415
 
-    Setting.objects.update_or_create(key=PAUSED, defaults={"value": "yes" if on else ""})
-
-
-#: The switch that freezes the competition, and the round the ladder's final began at.
-FROZEN = "frozen"
-FINAL_FROM = "final_from"
+    Setting.objects.update_or_create(key=key, defaults={"value": "yes" if on else ""})
 
 
 def frozen() -> bool:
-    """Whether the competition is frozen (no uploads; the final is played or over)."""
-    from arena.server.web.models import Setting  # noqa: PLC0415
+    """Whether uploads are closed for the final (frozen, final or closed)."""
+    return _on(FROZEN) or _on(CLOSED)
 
-    return Setting.objects.filter(key=FROZEN, value="yes").exists()
+
+def closed() -> bool:
+    """Whether the season is closed: nothing plays or builds."""
+    return _on(CLOSED)
+
+
+def final_played() -> bool:
+    """Whether the final of a frozen season is played."""
+    return _on(FINAL_PLAYED)
+
+
+def season() -> str:
+    """The season's state: ``open``, ``paused``, ``frozen``, ``final`` or ``closed``."""
+    if closed():
+        return "closed"
+    if _on(FROZEN):
+        return "final" if final_played() else "frozen"
+    return "paused" if paused() else "open"
 
 
 def freeze(on: bool) -> None:
-    """Freeze the competition (``on``), or let uploads in and the ladder go on."""
-    from arena.server.web.models import Setting  # noqa: PLC0415
+    """Freeze the competition for its final (``on``), or open it again (the final set
+    aside by the ladder, the league going on).
 
-    Setting.objects.update_or_create(key=FROZEN, defaults={"value": "yes" if on else ""})
+    Raises:
+        Refused: the season is closed.
+    """
+    _refuse_if_closed()
+    _switch(FROZEN, on)
     if not on:
-        Setting.objects.filter(key=FINAL_FROM).delete()
+        _switch(FINAL_PLAYED, False)
 
 
-def final_left(round_number: int, final_rounds: int) -> int | None:
-    """Rounds of the final still to play when round ``round_number`` is about to be made
-    (the first call after a freeze marks the final's start); None when not frozen."""
-    from arena.server.web.models import Setting  # noqa: PLC0415
+def mark_final_played() -> None:
+    """The ladder has played the final's every round."""
+    _switch(FINAL_PLAYED, True)
 
-    if not frozen():
-        return None
-    start, _ = Setting.objects.get_or_create(key=FINAL_FROM, defaults={"value": str(round_number)})
-    return max(0, int(start.value) + final_rounds - round_number)
+
+def set_season(state: str) -> str:
+    """Move the season to ``state`` (one of :data:`ASKED`); the state it is in after.
+
+    Raises:
+        Refused: another state, ``final`` (the ladder reaches it by playing the final's
+            rounds), or any change to a closed season.
+    """
+    if state not in ASKED:
+        reached = " (reached when the final's rounds are played)" if state == "final" else ""
+        raise Refused(f"state must be one of {', '.join(ASKED)}, not {state!r}{reached}")
+    _refuse_if_closed()
+    if state == "closed":
+        _switch(CLOSED, True)
+    elif state == "frozen":
+        freeze(True)
+    else:
+        freeze(False)
+        pause(state == "paused")
+    return season()
+
+
+def _refuse_if_closed() -> None:
+    if closed():
+        raise Refused("the season is closed: nothing of it changes any more")
 
 
 def disable(name: str, reason: str) -> Any:

@@ -91,9 +91,11 @@ def accept(user: Any, source: IO[bytes], folder: Path, server: dict[str, Any]) -
     from django.db.models import Max, Sum  # noqa: PLC0415
     from django.utils import timezone  # noqa: PLC0415
 
-    from arena.server.organizer import frozen  # noqa: PLC0415
+    from arena.server.organizer import closed, frozen  # noqa: PLC0415
     from arena.server.web.models import Bot, Version  # noqa: PLC0415
 
+    if closed():
+        raise Frozen("the season is closed: no more uploads")
     if frozen():
         raise Frozen("the competition is frozen for its final: no more uploads")
     scratch = folder / SCRATCH

@@ -44,6 +44,7 @@ from pathlib import Path
 from arena.bots.sandbox import UidPool
 from arena.results.store import DATABASE
 from arena.server.folder import SERVER_DB
+from arena.server.ladder import FINAL
 from arena.server.uploads import QUEUED, SCRATCH
 
 #: The web app's uids: 65,536 below the bots' (arena.bots.sandbox.UidPool.FIRST).
@@ -166,25 +167,39 @@ def become(uid: int) -> None:
 
 
 class Journals:
-    """The parent's connections to both databases, kept open while it serves, so that
-    their journals stay: SQLite removes a database's ``-wal`` and ``-shm`` when the
-    last connection to it closes (the ladder's does at a pause), and the web app, which
-    may not make files in the folder, could then open the database no more. A
-    connection holds the database that way only once it has read it.
+    """The parent's connections to the folder's databases, kept open while it serves, so
+    that their journals stay: SQLite removes a database's ``-wal`` and ``-shm`` when the
+    last connection to it closes (the ladder's does at a pause, and once a final is
+    played), and the web app, which may not make files in the folder, could then open
+    the database no more. A connection holds the database that way only once it has
+    read it.
 
-    The ladder makes its store after the parent starts: :meth:`keep` is called again
-    (the supervisor's every look at its children) until both are held.
+    The ladder makes its stores after the parent starts, and sets a final aside when
+    the season is opened again: :meth:`keep` is called again (at the supervisor's every
+    look at its children), holding each database that is there, and holding again one
+    whose file was replaced.
     """
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.held: dict[str, sqlite3.Connection] = {}
+        #: Each database held: its connection, and the file (inode) it was opened on.
+        self.held: dict[str, tuple[sqlite3.Connection, int]] = {}
 
     def keep(self) -> None:
-        """Hold each database that is there and not held yet."""
-        for name in (SERVER_DB, DATABASE):
+        """Hold each database that is there and not held yet (or held on a file gone)."""
+        for name in (SERVER_DB, DATABASE, f"{FINAL}/{DATABASE}"):
             path = self.folder / name
-            if name in self.held or not path.is_file():
+            try:
+                inode = path.stat().st_ino
+            except FileNotFoundError:
+                inode = None
+            held = self.held.get(name)
+            if held is not None and held[1] == inode:
+                continue
+            if held is not None:
+                held[0].close()
+                del self.held[name]
+            if inode is None:
                 continue
             connection = sqlite3.connect(path, timeout=30)
             try:
@@ -192,9 +207,9 @@ class Journals:
             except sqlite3.Error:
                 connection.close()
                 raise
-            self.held[name] = connection
+            self.held[name] = (connection, inode)
 
     def close(self) -> None:
-        for connection in self.held.values():
+        for connection, _ in self.held.values():
             connection.close()
         self.held = {}

@@ -151,13 +151,49 @@ def leaderboard_view(request: HttpRequest) -> HttpResponse:
     """``GET /api/v1/leaderboard``: the ladder's rows, each with ``owner``, ``version`` and
     ``status``, fault details for their owners only (:mod:`arena.server.board`)."""
     from arena.server.board import fresh_for_anyone, leaderboard  # noqa: PLC0415
+    from arena.server.ladder import FINAL  # noqa: PLC0415
 
     viewer = reader(request)
     folder = Path(settings.ARENA["folder"])
+    which = request.GET.get("board", "league")
+    if which not in ("league", "final"):
+        raise Refused(f"board must be league or final, not {which!r}")
+    if which == "final":
+        folder = folder / FINAL
+        if not folder.is_dir():
+            raise NotFound("no final has been played here: the season was never frozen")
     if viewer is not None:  # an owner sees their rows' fault details
         return JsonResponse(leaderboard(folder, viewer), safe=False)
-    body = fresh_for_anyone("api", lambda: json.dumps(leaderboard(folder, None)).encode())
+    body = fresh_for_anyone(which, lambda: json.dumps(leaderboard(folder, None)).encode())
     return HttpResponse(body, content_type="application/json")
+
+
+@api("GET", "POST")
+def season_view(request: HttpRequest) -> HttpResponse:
+    """``GET /api/v1/season`` -> ``{"state", "final_rounds", "final"}``: the season's state
+    (:func:`arena.server.organizer.season`) and, once frozen, its final's games played
+    and planned; ``POST {"state": "open"|"paused"|"frozen"|"closed"}`` (organizers
+    only, with a token) moves it."""
+    from arena.server import organizer as switches  # noqa: PLC0415
+    from arena.server.ladder import final_progress  # noqa: PLC0415
+
+    if request.method == "POST":
+        user = bearer(request)
+        if user is None:
+            raise NotSignedIn("a valid API token is needed: Authorization: Bearer TOKEN")
+        request.user = user
+        organizer(request)
+        switches.set_season(body(request, "state")["state"])
+    else:
+        reader(request)
+    folder = Path(settings.ARENA["folder"])
+    return JsonResponse(
+        {
+            "state": switches.season(),
+            "final_rounds": settings.ARENA["server"]["final_rounds"],
+            "final": final_progress(folder),
+        }
+    )
 
 
 @api("GET")
@@ -364,7 +400,9 @@ def ladder_view(request: HttpRequest) -> HttpResponse:
             switches.freeze(bool_field(request, "frozen"))
         else:
             switches.pause(bool_field(request, "paused"))
-    return JsonResponse({"paused": switches.paused(), "frozen": switches.frozen()})
+    return JsonResponse(
+        {"paused": switches.paused(), "frozen": switches.frozen(), "state": switches.season()}
+    )
 
 
 @api("GET", auth=True)

@@ -88,14 +88,15 @@ def refused(request: HttpRequest, problem: Refused | ArchiveRefused) -> HttpResp
     return show(request, "form.html", problem.status, heading="Refused", error=str(problem))
 
 
-def _played() -> tuple[str, bool]:
-    """The leaderboard's line of games so far, and whether the ladder is paused."""
+def _played(where: Path) -> tuple[str, bool]:
+    """The line of games so far of the board in ``where`` (the league's, the final's), and
+    whether the ladder is paused."""
     from arena.report.leaderboard import played  # noqa: PLC0415
     from arena.server.organizer import paused  # noqa: PLC0415
 
-    if not (folder() / DATABASE).is_file():
+    if not (where / DATABASE).is_file():
         return "no game yet", paused()
-    store = open_existing(folder())
+    store = open_existing(where)
     try:
         done = store.guarded(store.done)
         line = played(done, store.planned(), endless=store.endless())
@@ -114,12 +115,26 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
     template = "leaderboard_table.html" if request.GET.get("partial") else "leaderboard.html"
 
     def render() -> HttpResponse:
-        rows = [
-            {**row, "base": base_name(row["bot"])} for row in leaderboard(folder(), viewer(request))
-        ]
-        line, paused = _played()
-        return show(request, template, rows=rows, played=line, paused=paused,
-                    refresh_ms=REFRESH_MS)  # fmt: skip
+        from arena.server.ladder import FINAL  # noqa: PLC0415
+        from arena.server.organizer import season  # noqa: PLC0415
+
+        def named(where: Path) -> list[dict[str, Any]]:
+            seen = leaderboard(where, viewer(request))
+            return [{**row, "base": base_name(row["bot"])} for row in seen]
+
+        final = folder() / FINAL
+        line, paused = _played(folder())
+        return show(
+            request,
+            template,
+            rows=named(folder()),
+            played=line,
+            paused=paused,
+            final_rows=named(final) if final.is_dir() else None,
+            final_played=_played(final)[0] if final.is_dir() else "",
+            season=season(),
+            refresh_ms=REFRESH_MS,
+        )
 
     if viewer(request) is not None:  # a signed-in page has their name and a CSRF token
         return render()
@@ -361,8 +376,9 @@ def submit_page(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @signed_in
 def organizer_page(request: HttpRequest) -> HttpResponse:
-    """``/organizer``: pause or resume the ladder, disable or enable a bot, make an invite,
-    export the leaderboard."""
+    """``/organizer``: pause or resume the ladder, move the season (freeze it for its
+    final, open it again, close it), disable or enable a bot, make an invite, export
+    the grades."""
     from arena.server import organizer as switches  # noqa: PLC0415
     from arena.server.accounts import invite  # noqa: PLC0415
     from arena.server.web.models import Bot  # noqa: PLC0415
@@ -376,6 +392,8 @@ def organizer_page(request: HttpRequest) -> HttpResponse:
                 switches.pause(bool(request.POST["paused"]))
             elif "frozen" in request.POST:
                 switches.freeze(bool(request.POST["frozen"]))
+            elif "season" in request.POST:
+                switches.set_season(request.POST["season"])
             elif request.POST.get("disable"):
                 switches.disable(request.POST.get("bot", ""), request.POST.get("reason", ""))
             elif request.POST.get("enable"):
@@ -386,8 +404,9 @@ def organizer_page(request: HttpRequest) -> HttpResponse:
     except Refused as problem:
         return refused(request, problem)
     bots = Bot.objects.select_related("owner").order_by("key")
-    return show(request, "organizer.html", paused=switches.paused(), frozen=switches.frozen(),
-                bots=bots, link=link)  # fmt: skip
+    return show(request, "organizer.html", paused=switches.paused(), season=switches.season(),
+                final_rounds=settings.ARENA["server"]["final_rounds"], bots=bots,
+                link=link)  # fmt: skip
 
 
 @require_http_methods(["GET"])

@@ -31,6 +31,7 @@ urlpatterns = [
     path("api/v1/versions/<str:name>/delete", api.delete_view),
     path("api/v1/versions/<str:name>/archive", api.archive_view),
     path("api/v1/ladder", api.ladder_view),
+    path("api/v1/season", api.season_view),
     path("api/v1/export/leaderboard.csv", api.export_board_view),
     path("api/v1/export/best.csv", api.export_best_view),
     path("api/v1/versions/<str:name>", api.version_view),
