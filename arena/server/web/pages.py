@@ -178,23 +178,32 @@ def bot_page(request: HttpRequest, name: str) -> HttpResponse:
         except Refused as problem:
             return refused(request, problem)
         return HttpResponseRedirect(f"/bots/{quote(bot.name)}")
-    versions = [version_object(version, who) for version in versions_of(bot)]
-    recent = games.recent(
-        folder(), games.league_names(bot.name), games.DEFAULT_LIMIT, who, settings.ARENA["url"]
-    )
-    for game in recent:
-        game["seated"] = list(zip(game["seats"], game["placements"], strict=True))
-    from arena.report.html import rating_chart  # noqa: PLC0415
-    from arena.server.board import head_to_head, rating_history  # noqa: PLC0415
 
-    names = games.league_names(bot.name)
-    rivals = head_to_head(folder(), names)
-    history = rating_history(folder(), names)
-    chart = rating_chart(history, label=f"{bot.name}'s versions over the ladder's last games")
-    owner = None if bot.owner is None else bot.owner.username
-    mine = who is not None and bot.owner is not None and (who.is_staff or bot.owner.pk == who.pk)
-    return show(request, "bot.html", bot=bot, owner=owner, versions=versions, games=recent,
-                mine=mine, rivals=rivals, chart=chart if history else "")  # fmt: skip
+    def render() -> HttpResponse:
+        from arena.report.html import rating_chart  # noqa: PLC0415
+        from arena.server.board import head_to_head, rating_history  # noqa: PLC0415
+
+        versions = [version_object(version, who) for version in versions_of(bot)]
+        names = games.league_names(bot.name)
+        recent = games.recent(folder(), names, games.DEFAULT_LIMIT, who, settings.ARENA["url"])
+        for game in recent:
+            game["seated"] = list(zip(game["seats"], game["placements"], strict=True))
+        rivals = head_to_head(folder(), names)
+        history = rating_history(folder(), names)
+        chart = rating_chart(history, label=f"{bot.name}'s versions over the ladder's last games")
+        owner = None if bot.owner is None else bot.owner.username
+        mine = (
+            who is not None and bot.owner is not None and (who.is_staff or bot.owner.pk == who.pk)
+        )
+        return show(request, "bot.html", bot=bot, owner=owner, versions=versions, games=recent,
+                    mine=mine, rivals=rivals, chart=chart if history else "")  # fmt: skip
+
+    if who is not None:  # a signed-in page has their name, their forms, a CSRF token
+        return render()
+    from arena.server.board import fresh_for_anyone  # noqa: PLC0415
+
+    # Everyone else gets the same page: made at most once a second for them all.
+    return HttpResponse(fresh_for_anyone(f"bot:{bot.key}", lambda: render().content))
 
 
 @require_http_methods(["GET"])
