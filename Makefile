@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 
 C_BOT := sample_bots/c/random_bot
 
-.PHONY: test check demo lint docs bench bench-convergence bench-match bench-serve clean sandbox-deps browser-deps terminal-deps deploy-deps \
+.PHONY: test check demo lint docs bench bench-convergence bench-match bench-serve bench-serve-load clean sandbox-deps browser-deps terminal-deps deploy-deps \
 	kits-deps
 
 $(BIN)/python:
@@ -147,6 +147,10 @@ bench-match: $(STAMP)
 # latency: about 40 minutes with 20 uploads of each kit.
 bench-serve: $(STAMP) $(C_BOT)
 	$(BIN)/python benchmarks/serve.py --uploads 20 --rust 20 --viewers 200 --jobs $(shell nproc)
+
+# The server under 200 and 1,000 viewers while 10 authors upload at once (benchmarks/README.md).
+bench-serve-load: $(STAMP) $(C_BOT)
+	$(BIN)/python benchmarks/serve_load.py --seconds 60 --jobs $(shell nproc)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache site

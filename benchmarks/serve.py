@@ -45,6 +45,7 @@ import time
 import urllib.error
 import urllib.request
 import zipfile
+from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -200,14 +201,31 @@ def uploads(server: Server, kit: str, count: int, label: str) -> dict[str, Any]:
     return figures
 
 
-class Viewers:
-    """``count`` people, each fetching ``path`` every ``every_s`` (jittered), open loop:
-    a request is sent on time whether or not the one before has been answered."""
+def page_or_api(index: int) -> str:
+    """Half the viewers watch the page ``/``, half ``GET /api/v1/leaderboard``."""
+    return "/" if index % 2 else "/api/v1/leaderboard"
 
-    def __init__(self, url: str, count: int, every_s: float = 5.0) -> None:
-        self.url, self.count, self.every_s = url, count, every_s
-        self.latencies: dict[str, list[float]] = {"/": [], "/api/v1/leaderboard": []}
+
+class Viewers:
+    """``count`` people, each fetching its path (``path_of(index)``) every ``every_s``
+    (jittered), open loop: a request is sent on time whether or not the one before has
+    been answered, with at most ``most_in_flight`` under way (past it a request is not
+    sent, and counted in :attr:`skipped`: the client's own bound, so that a slow server
+    cannot make it start threads without end)."""
+
+    def __init__(
+        self,
+        url: str,
+        count: int,
+        every_s: float = 5.0,
+        path_of: Callable[[int], str] = page_or_api,
+        most_in_flight: int = 512,
+    ) -> None:
+        self.url, self.count, self.every_s, self.path_of = url, count, every_s, path_of
+        self.latencies: dict[str, list[float]] = {path_of(n): [] for n in range(count)}
         self.errors = 0
+        self.skipped = 0
+        self.in_flight = threading.BoundedSemaphore(most_in_flight)
         self.stopping = threading.Event()
         self.lock = threading.Lock()
 
@@ -219,18 +237,24 @@ class Viewers:
             with self.lock:
                 self.errors += 1
             return
+        finally:
+            self.in_flight.release()
         with self.lock:
             self.latencies[path].append(time.monotonic() - started)
 
     def _person(self, index: int) -> None:
         rng = random.Random(index)
-        path = "/" if index % 2 else "/api/v1/leaderboard"
+        path = self.path_of(index)
         due = time.monotonic() + rng.uniform(0, self.every_s)
         while not self.stopping.is_set():
             wait = due - time.monotonic()
             if wait > 0 and self.stopping.wait(wait):
                 return
-            threading.Thread(target=self._fetch, args=(path,), daemon=True).start()
+            if self.in_flight.acquire(blocking=False):
+                threading.Thread(target=self._fetch, args=(path,), daemon=True).start()
+            else:
+                with self.lock:
+                    self.skipped += 1
             due += self.every_s * rng.uniform(0.8, 1.2)
 
     def __enter__(self) -> Viewers:
