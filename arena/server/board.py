@@ -70,7 +70,9 @@ def rating(folder: Path, name: str) -> dict[str, Any] | None:
 def fresh_for_anyone(key: str, make: Callable[[], bytes]) -> bytes:
     """What ``make()`` gives, made at most once per :data:`FRESH_S` for ``key``: the
     answers everyone without a token gets alike (the leaderboard's JSON and page), so
-    two hundred people watching cost one rendering a second, not forty."""
+    two hundred people watching cost one rendering a second, not forty. Answers past
+    :data:`FRESH_S` are dropped as new ones are kept: with a page per bot, what is held
+    grows with the pages viewed in the last second, not with the bots there are."""
     with _lock:
         now = time.monotonic()
         made = _answers.get(key)
@@ -78,7 +80,10 @@ def fresh_for_anyone(key: str, make: Callable[[], bytes]) -> bytes:
             return made[1]
     body = make()
     with _lock:
-        _answers[key] = (time.monotonic(), body)
+        now = time.monotonic()
+        for stale in [old for old, (at, _) in _answers.items() if now - at >= FRESH_S]:
+            del _answers[stale]
+        _answers[key] = (now, body)
     return body
 
 
