@@ -23,7 +23,7 @@ once it has read the folder's secrets:
   it builds it (:func:`arena.server.uploads.admit`), and deletes versions'
   files. The secrets stay root's only (read before the drop).
 - SQLite's journals (``-wal``, ``-shm``) must be there for the web app to
-  open a database, and it may not make them: the parent keeps both
+  open a database, and it may not make them: the parent keeps the
   databases open while it serves (:class:`Journals`), so no other
   connection's close removes them.
 - Its uid comes on its command line, from the parent: nothing it can
@@ -43,7 +43,7 @@ from pathlib import Path
 
 from arena.bots.sandbox import UidPool
 from arena.results.store import DATABASE
-from arena.server.folder import SERVER_DB
+from arena.server.folder import LOCK, SECRETS, SERVER_DB
 from arena.server.ladder import FINAL
 from arena.server.uploads import QUEUED, SCRATCH
 
@@ -52,7 +52,7 @@ FIRST = UidPool.FIRST - UidPool.COUNT
 #: Where the folder keeps its web app's uid (root's only).
 RECORD = "web.uid"
 #: What stays root's alone in the folder: the secrets, the lock, this record.
-ROOTS_ONLY = ("secrets.json", "serve.lock", RECORD)
+ROOTS_ONLY = (SECRETS, LOCK, RECORD)
 #: linux/prctl.h
 _PR_SET_PDEATHSIG = 1
 
