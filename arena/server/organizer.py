@@ -55,8 +55,7 @@ def pause(on: bool) -> None:
 FROZEN = "frozen"
 FINAL_PLAYED = "final_played"
 CLOSED = "closed"
-#: The season's states (:func:`season`); the ones an organizer may ask for.
-STATES = ("open", "paused", "frozen", "final", "closed")
+#: The states an organizer may ask for (:func:`season` also says ``final``).
 ASKED = ("open", "paused", "frozen", "closed")
 
 
