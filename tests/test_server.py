@@ -346,6 +346,11 @@ def test_a_server_config_refuses_what_a_ladder_cannot_have(tmp_path: Path) -> No
         ("[server]\nuplod_mb = 5\n", "uplod_mb"),
         ('[server]\nurl = "ftp://x"\n', "url"),
         ('[server]\nreference_bot = "ghost"\n', "reference_bot 'ghost' is not one of the house"),
+        (
+            '[server]\nreference_bot = "r"\nmatch_share = 0\n[[bots]]\nname = "r"\n'
+            'command = "python3 r.py"\n',
+            "reference_bot needs match_share above 0",
+        ),
     ]:
         config.write_text(extra + 'name = "club"\n' if extra[0] != "[" else 'name = "c"\n' + extra)
         done = arena("serve", str(config), "--invite", "x", cwd=tmp_path)
@@ -743,11 +748,12 @@ def test_the_ladder_plays_the_house_bots_and_each_active_version(tmp_path: Path)
 DJANGO = """
 import json, sys
 from pathlib import Path
-from arena.server.config import ServerConfig
+from arena.server.config import SERVER_KEYS, ServerConfig
 from arena.server.folder import prepare
 from arena.server.site import migrate, setup
 folder = Path(sys.argv[1])
-setup(folder, ServerConfig(folder / "c.toml", {}, {}), prepare(folder), "http://x")
+server = {key: default for key, (_, default) in SERVER_KEYS.items()}
+setup(folder, ServerConfig(folder / "c.toml", {}, server), prepare(folder), "http://x")
 migrate(folder)
 from django.contrib.auth.models import User
 """
@@ -899,9 +905,18 @@ def test_a_machine_whose_sandbox_cannot_hold_strangers_is_refused_in_one_line() 
     check_sandbox(Capabilities(landlock_abi=6, seccomp=True, subreaper=True))
 
 
-def test_a_version_is_ranked_once_it_has_beaten_the_reference_bot(tmp_path: Path) -> None:
-    from arena.server.board import beaten  # noqa: PLC0415
+def test_ranked_follows_the_reference_match_and_head_to_head_reads_the_pairs(
+    tmp_path: Path,
+) -> None:
+    from arena.server.verdicts import ranked_by, running_verdict  # noqa: PLC0415
 
+    won = running_verdict("ref").replace('"running"', '"H1"')
+    assert ranked_by(won, "ref") and ranked_by("", None), "without a reference, all are"
+    assert not ranked_by(running_verdict("ref"), "ref"), "not while it runs"
+    assert not ranked_by(won.replace('"H1"', '"H0"'), "ref")
+    assert not ranked_by(won, "other"), "a win against an earlier reference does not count"
+    assert not ranked_by("", "ref"), "no match yet"
+    assert not ranked_by(won.replace('"against": "ref"', '"against": "refx"'), "ref")
     with closing(sqlite3.connect(tmp_path / "results.sqlite")) as db:
         db.execute("CREATE TABLE pairs (a TEXT, b TEXT, above INTEGER, games INTEGER)")
         db.executemany(
@@ -909,9 +924,6 @@ def test_a_version_is_ranked_once_it_has_beaten_the_reference_bot(tmp_path: Path
             [("ann", "ref", 6, 10), ("bob", "ref", 5, 10), ("ref", "ann", 4, 10)],
         )
         db.commit()  # fmt: skip
-    assert beaten(tmp_path, "ann", "ref") and not beaten(tmp_path, "bob", "ref")
-    assert not beaten(tmp_path, "cyd", "ref"), "no game with it yet"
-    assert beaten(tmp_path, "ref", "ref"), "the reference itself is ranked"
     from arena.server.board import head_to_head  # noqa: PLC0415
 
     with closing(sqlite3.connect(tmp_path / "results.sqlite")) as db:

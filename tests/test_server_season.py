@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import csv
 import io
+import sqlite3
+from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 from tests.system import E2E
 from tests.test_server import (
@@ -19,7 +22,7 @@ from tests.test_server import (
     start,
     zipped,
 )
-from tests.test_server_ladder import played_by, until
+from tests.test_server_ladder import FIRST_LEGAL, played_by, until
 
 pytestmark = E2E
 
@@ -69,12 +72,13 @@ def test_grades_export_the_board_and_each_authors_best_version(tmp_path: Path) -
         assert status == 200, text
         header, *rows = list(csv.reader(io.StringIO(text)))
         assert header == ["owner", "bot", "version", "rank", "tier", "score", "mu", "sigma",
-                          "games", "status"]  # fmt: skip
+                          "games", "status", "ranked"]  # fmt: skip
         seen = {row[2]: row for row in rows}
         assert set(seen) >= {"rando", "randy", "annbot", "annbot@2", "bobbot"}, seen
         assert seen["annbot@2"][:2] == ["ann", "annbot"] and seen["annbot"][9] == "retired"
         assert seen["rando"][0] == "" and seen["bobbot"][0] == "'+bob", "quoted, never run"
         assert [int(row[3]) for row in rows] == list(range(1, len(rows) + 1))
+        assert {row[10] for row in rows} == {"true"}, "no reference_bot: every row ranked"
 
         status, text = running.text("/api/v1/export/best.csv", olga)
         assert status == 200, text
@@ -85,6 +89,88 @@ def test_grades_export_the_board_and_each_authors_best_version(tmp_path: Path) -
         assert best["ann"][2] == "annbot", "annbot@2 has fewer than 50 games"
         assert int(best["ann"][8]) >= 50 and best["'+bob"][2] == "bobbot"
         assert best["carol"][1:9] == [""] * 8 and best["carol"][9] == "no version with 50 games yet"
+        assert best["ann"][10] == "true" and best["carol"][10] == ""
     finally:
         running.process.terminate()
         running.process.wait(timeout=30)
+
+
+def test_a_version_is_ranked_once_its_match_against_the_reference_bot_ends_h1(
+    tmp_path: Path,
+) -> None:
+    """With reference_bot, a new version plays a paired match against that house bot in
+    a folder of its own, and is ranked (API, board, CSV, its page) only once the match
+    ends H1 (one that plays the first legal move is not); the house bots are ranked from
+    the start; a server restarted with another reference matches every version again."""
+    league = SEASON.replace("players = 3\n", "players = 2\n").replace(
+        "[server]\n", '[server]\nreference_bot = "rando"\nmatch_max_games = 400\n'
+    )
+    league = league.replace("match_max_games = 60\n", "")
+    running = start(tmp_path, free_port(), league)
+    try:
+        olga, ann, bob = organizer(running), author(running, "ann"), author(running, "bob")
+        assert running.call("POST", "/api/v1/bots", token=ann, upload=zipped(KIT))[0] == 202
+        weak = zipped(KIT, name="bobbot", change=FIRST_LEGAL)
+        assert running.call("POST", "/api/v1/bots", token=bob, upload=weak)[0] == 202
+        version = settled(running, "python-greedy")
+        assert version["status"] == "active" and version["verdict"] is None
+        assert version["reference"]["against"] == "rando"
+        if version["reference"]["result"] == "running":
+            assert version["ranked"] is False, version
+        assert running.call("GET", "/api/v1/versions/rando")[1]["ranked"] is True
+
+        def reference(name: str = "python-greedy") -> dict[str, Any]:
+            found: dict[str, Any] = running.call("GET", f"/api/v1/versions/{name}")[1]
+            return found
+
+        until(lambda: reference()["reference"]["result"] != "running", timeout=240)
+        version = reference()
+        assert version["reference"]["result"] == "H1", version["reference"]
+        assert version["ranked"] is True and version["reference"]["elo"] > 0
+        until(lambda: "python-greedy" in {row["version"] for row in board(running)})
+        rows = {row["version"]: row for row in board(running)}
+        assert rows["python-greedy"]["ranked"] and rows["rando"]["ranked"]
+        status, text = running.text("/api/v1/export/leaderboard.csv", olga)
+        assert status == 200 and "python-greedy,python-greedy" in text
+        assert (
+            next(row for row in csv.reader(io.StringIO(text)) if row[2] == "python-greedy")[10]
+            == "true"
+        )
+        page = running.text("/versions/python-greedy")[1]
+        assert "<strong>Ranked</strong>: it beat rando." in page
+        match = running.folder / "matches" / "reference" / "rando" / "python-greedy-1"
+        with closing(sqlite3.connect(match / "results.sqlite")) as db:
+            tested = {row[0] for row in db.execute("SELECT id FROM games")}
+            seated = {row[0] for row in db.execute("SELECT DISTINCT bot FROM seats")}
+        assert tested and {"python-greedy", "rando"} <= seated, seated
+        with closing(sqlite3.connect(running.folder / "results.sqlite")) as db:
+            ladder = {row[0] for row in db.execute("SELECT id FROM games")}
+        assert not tested & ladder, "the match's games are not the ladder's"
+
+        assert settled(running, "bobbot")["status"] == "active"
+        until(lambda: reference("bobbot")["reference"]["result"] != "running", timeout=240)
+        weakest = reference("bobbot")
+        assert weakest["reference"]["result"] in ("H0", "inconclusive"), weakest["reference"]
+        assert weakest["ranked"] is False
+        until(lambda: "bobbot" in {row["version"] for row in board(running)})
+        assert not next(row for row in board(running) if row["version"] == "bobbot")["ranked"]
+        assert "<strong>Not ranked</strong>" in running.text("/versions/bobbot")[1]
+        assert ">active, not ranked</td>" in running.text("/")[1]
+    finally:
+        running.process.terminate()
+        running.process.wait(timeout=30)
+    # Another reference: every active version gets a match against it, unranked until then.
+    running = start(tmp_path, free_port(), league.replace('"rando"', '"randy"', 1))
+    try:
+        until(lambda: reference()["reference"]["against"] == "randy")
+        again = reference()
+        assert again["reference"]["result"] != "running" or again["ranked"] is False, again
+    finally:
+        running.process.terminate()
+        running.process.wait(timeout=30)
+
+
+def board(server: Server) -> list[dict[str, Any]]:
+    """The league's leaderboard rows, as anyone sees them."""
+    rows: list[dict[str, Any]] = server.call("GET", "/api/v1/leaderboard")[1]
+    return rows

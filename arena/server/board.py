@@ -4,7 +4,7 @@ Page views must never slow the games: the web app opens the ladder's store
 read-only and keeps what it read for :data:`FRESH_S`, so a thousand views a
 second cost one read a second, and the write-ahead log can checkpoint
 between reads. Each row is ``arena leaderboard --format json``'s, with the
-version's ``owner`` (null for a house bot), ``version`` and ``status``; a
+version's ``owner`` (null for a house bot), ``version``, ``status`` and ``ranked``; a
 row's ``fault_details`` (what a bot printed can be in them) are its owner's
 and the organizers' only: anyone else gets an empty list.
 """
@@ -89,8 +89,12 @@ def fresh_for_anyone(key: str, make: Callable[[], bytes]) -> bytes:
 
 def leaderboard(folder: Path, viewer: Any | None) -> list[dict[str, Any]]:
     """The rows as ``viewer`` (a user, or None) may see them (see the module)."""
+    from django.conf import settings  # noqa: PLC0415
+
+    from arena.server.verdicts import ranked_by  # noqa: PLC0415
     from arena.server.web.models import Version  # noqa: PLC0415 - Django, set up by the caller
 
+    reference = settings.ARENA["server"]["reference_bot"]
     versions = {
         version.name: version
         for version in Version.objects.select_related("bot", "bot__owner").exclude(
@@ -102,31 +106,19 @@ def leaderboard(folder: Path, viewer: Any | None) -> list[dict[str, Any]]:
         version = versions.get(row["bot"])
         owner = None if version is None or version.bot.owner is None else version.bot.owner
         status = version.status if version is not None else "active"
+        # A house bot (no version row, or no owner) is always ranked; see reference_bot.
+        ranked = version is None or owner is None or ranked_by(version.reference, reference)
         rows.append(
             {
                 **row,
                 "owner": None if owner is None else owner.username,
                 "version": row["bot"],
                 "status": status,
+                "ranked": ranked,
                 "fault_details": row["fault_details"] if sees_private(viewer, owner) else [],
             }
         )
     return rows
-
-
-def beaten(folder: Path, name: str, reference: str) -> bool:
-    """Whether league name ``name`` has placed above ``reference`` in more than half
-    their games together (the reference itself counts as beaten: it is ranked)."""
-    if name == reference:
-        return True
-    path = folder / DATABASE
-    if not path.is_file():
-        return False
-    with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)) as db:
-        row = db.execute(
-            "SELECT above, games FROM pairs WHERE a = ? AND b = ?", (name, reference)
-        ).fetchone()
-    return row is not None and row[1] > 0 and 2 * row[0] > row[1]
 
 
 def head_to_head(folder: Path, names: list[str], most: int = 20) -> list[dict[str, Any]]:

@@ -90,6 +90,8 @@ class Table:
     tests: bool = True
     #: Waits until the package caches are filled (a build needs them; a check does not).
     filled: Callable[[], None] | None = None
+    #: The house bot each new version then plays a paired match against to be ranked.
+    reference: str | None = None
 
     @classmethod
     def of(
@@ -119,7 +121,10 @@ class Table:
                 caches=tuple(sorted((caches or {}).items())),
             )
         tests = server["match_share"] > 0
-        return cls(rules, running.limits, running.resources, sandbox, jail, tests, filled)
+        return cls(
+            rules, running.limits, running.resources, sandbox, jail, tests, filled,
+            reference=server["reference_bot"],
+        )  # fmt: skip
 
 
 def self_play(spec: BotSpec, table: Table, key: str) -> str:
@@ -215,6 +220,9 @@ def work_once(folder: Path, table: Table) -> bool:
             version.against = previous
             version.verdict = running_verdict(previous.name)
             version.save(update_fields=["against", "verdict"])
+        if table.reference is not None:  # its paired match to be ranked
+            version.reference = running_verdict(table.reference)
+            version.save(update_fields=["reference"])
         version.sandbox = "" if table.sandbox is None else ", ".join(table.sandbox.layers)
         version.save(update_fields=["sandbox"])
         _set(version, "active")

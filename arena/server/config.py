@@ -190,4 +190,9 @@ def load_server_config(path: Path) -> ServerConfig:
             f"{path}: reference_bot {server['reference_bot']!r} is not one of the house bots "
             f"([[bots]]: {', '.join(map(str, house)) or 'none'})"
         )
+    if server["reference_bot"] is not None and server["match_share"] == 0:
+        raise ConfigError(
+            f"{path}: reference_bot needs match_share above 0: the match against it "
+            "plays on the match workers"
+        )
     return ServerConfig(path, data, server)

@@ -5,7 +5,8 @@ or the API with a token, so that a grading script can fetch them):
 
 - the board: every row of the ladder's leaderboard, one per version and
   house bot, with its owner, bot, version, rank, tier, score, mu, sigma,
-  games and status (:data:`COLUMNS`);
+  games, status and whether it is ranked (``true`` once it beat the
+  ``reference_bot`` in a paired match; :data:`COLUMNS`);
 - the best versions: one row per author, their version with the highest
   score among those with at least :data:`MIN_GAMES` games (a version that
   played a few lucky games must not be what an author is graded by), or
@@ -29,7 +30,10 @@ if TYPE_CHECKING:
     from django.http import HttpResponse
 
 #: The columns of both files, in order.
-COLUMNS = ("owner", "bot", "version", "rank", "tier", "score", "mu", "sigma", "games", "status")
+COLUMNS = (
+    "owner", "bot", "version", "rank", "tier", "score", "mu", "sigma", "games", "status",
+    "ranked",
+)  # fmt: skip
 #: Games a version needs to be an author's best.
 MIN_GAMES = 50
 #: ``status`` of an author none of whose versions has :data:`MIN_GAMES` games.
@@ -45,7 +49,8 @@ def board(folder: Path) -> list[dict[str, Any]]:
         {
             "owner": row["owner"] or "",
             "bot": base_name(row["bot"]),
-            **{key: row[key] for key in COLUMNS if key not in ("owner", "bot")},
+            **{key: row[key] for key in COLUMNS if key not in ("owner", "bot", "ranked")},
+            "ranked": "true" if row["ranked"] else "false",
         }
         for row in leaderboard(folder, None)
     ]

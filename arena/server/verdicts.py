@@ -1,4 +1,4 @@
-"""Each new version's test against the one it replaced: ``arena match``'s, on the server.
+"""Each new version's tests: against the one it replaced, and against the reference bot.
 
 When a version becomes active while its owner's previous version played,
 the builder marks its verdict ``running`` (``against`` the previous one).
@@ -14,6 +14,16 @@ test: it ends ``inconclusive`` with what it had. The verdict's figures
 are saved every :data:`SAVE_S` while it runs, and a restarted server goes
 on with the same match from its folder (its seed is the folder's secret
 and the version's digest).
+
+With a ``reference_bot``, each active version also plays that house bot in
+the same kind of match (its verdict is the version's ``reference``, its
+folder ``DIR/matches/reference/REF/BOT-N``, its margin elo1 20:
+:data:`REFERENCE_TEST`), and it is ``ranked`` once
+that match ends H1 (:func:`ranked_by`): placing above a bot by chance in a
+few games ranks no one. That match runs first, since a ranking is what a
+class is graded by. A version made active again, or one from before the
+reference was named or changed, gets its match when the child looks for
+work (:func:`mark_unmatched`).
 """
 
 from __future__ import annotations
@@ -44,6 +54,10 @@ from arena.server.ladder import (
 
 #: The test every version gets (the contract's).
 TEST = Sprt(0.0, 5.0, 0.05, 0.05)
+#: The reference match's test: a wider margin, so that a version clearly better than the
+#: reference is ranked within a couple of hundred games (elo1 5 took over 500 games to
+#: decide a 250 Elo gap; 20 took 192 in the same games), and one about as good is not.
+REFERENCE_TEST = Sprt(0.0, 20.0, 0.05, 0.05)
 #: Where the matches' folders are.
 MATCHES = "matches"
 #: How often a running test's figures are saved for the pages and the API.
@@ -52,6 +66,10 @@ SAVE_S = 5.0
 FIELD = 8
 #: How often an idle verdicts child looks for a test to run.
 IDLE_S = 1.0
+#: What a verdict's JSON holds while its match plays.
+RUNNING = '"result": "running"'
+#: The kinds of test: against the version it replaced, against the reference bot.
+PREVIOUS, REFERENCE = "verdict", "reference"
 
 
 def running_verdict(against: str) -> str:
@@ -76,16 +94,56 @@ def verdict_of(store: Store, design: MatchDesign, players: int, *, final: bool) 
     )  # fmt: skip
 
 
-def next_test() -> Any | None:
-    """The oldest active version whose verdict is running, or None."""
+def against_prefix(reference: str) -> str:
+    """How a verdict against ``reference`` begins (its JSON's first key)."""
+    return json.dumps({"against": reference})[:-1] + ","
+
+
+def ranked_by(reference_verdict: str, reference: str | None) -> bool:
+    """Whether a version whose ``reference`` verdict (JSON, or "") is this is ranked: yes
+    without a reference bot, else once its match against ``reference`` ended H1."""
+    if reference is None:
+        return True
+    return reference_verdict.startswith(against_prefix(reference)) and (
+        '"result": "H1"' in reference_verdict
+    )
+
+
+def mark_unmatched(reference: str | None) -> int:
+    """Start the reference match of every active version that has none against
+    ``reference`` (one made active again, or from before the reference was named or
+    changed); how many. One query, whatever the field's size."""
     from arena.server.web.models import Version  # noqa: PLC0415 - Django, set up by the caller
 
-    return (
+    if reference is None:
+        return 0
+    return int(
+        Version.objects.filter(status="active")
+        .exclude(reference__startswith=against_prefix(reference))
+        .update(reference=running_verdict(reference))
+    )
+
+
+def next_test(reference: str | None = None) -> tuple[Any, str] | None:
+    """The oldest active version with a test running, and which test (its match against
+    ``reference`` first), or None."""
+    from django.db.models import Q  # noqa: PLC0415
+
+    from arena.server.web.models import Version  # noqa: PLC0415 - Django, set up by the caller
+
+    running = Q(against__isnull=False, verdict__contains=RUNNING)
+    if reference is not None:
+        running |= Q(reference__startswith=against_prefix(reference), reference__contains=RUNNING)
+    version = (
         Version.objects.select_related("bot", "against", "against__bot")
-        .filter(status="active", against__isnull=False, verdict__contains='"result": "running"')
+        .filter(running, status="active")
         .order_by("created", "pk")
         .first()
     )
+    if version is None:
+        return None
+    against_it = reference is not None and version.reference.startswith(against_prefix(reference))
+    return version, REFERENCE if against_it and RUNNING in version.reference else PREVIOUS
 
 
 def still_tested(version: Any) -> bool:
@@ -96,12 +154,17 @@ def still_tested(version: Any) -> bool:
 
 
 def field_for(
-    folder: Path, version: Any, house: Sequence[BotSpec], resources: Resources
+    folder: Path,
+    version: Any,
+    house: Sequence[BotSpec],
+    resources: Resources,
+    base: str | None = None,
 ) -> list[BotSpec]:
     """The other seats of ``version``'s test: up to :data:`FIELD` bots of the ladder, the
-    house bots first (none of ``version``'s own bot's versions)."""
+    house bots first (none of ``version``'s own bot's versions, nor the house bot
+    ``base`` it is tested against)."""
     off = disabled_house(house)
-    field = [spec for spec in house if spec.name not in off][:FIELD]
+    field = [spec for spec in house if spec.name not in off and spec.name != base][:FIELD]
     others = sorted(
         (v for v in active_versions().values() if v.bot_id != version.bot_id),
         key=lambda v: v.name,
@@ -112,8 +175,9 @@ def field_for(
 class Saving(Observer):
     """Saves a running test's figures at most every :data:`SAVE_S`."""
 
-    def __init__(self, version: Any, design: MatchDesign, players: int) -> None:
+    def __init__(self, version: Any, design: MatchDesign, players: int, kind: str) -> None:
         self.version = version
+        self.kind = kind
         self.design = design
         self.players = players
         self.store: Store | None = None
@@ -125,14 +189,16 @@ class Saving(Observer):
     def progress(self, done: int, total: int, seconds: float) -> None:
         if self.store is not None and time.monotonic() - self.saved >= SAVE_S:
             self.saved = time.monotonic()
-            save(self.version, verdict_of(self.store, self.design, self.players, final=False))
+            figures = verdict_of(self.store, self.design, self.players, final=False)
+            save(self.version, self.kind, figures)
 
 
-def save(version: Any, verdict: str) -> None:
-    """Keep ``version``'s verdict (only while it is still the one tested)."""
+def save(version: Any, kind: str, verdict: str) -> None:
+    """Keep ``version``'s verdict of the test ``kind`` (:data:`PREVIOUS` or
+    :data:`REFERENCE`)."""
     from arena.server.web.models import Version  # noqa: PLC0415
 
-    Version.objects.filter(pk=version.pk).update(verdict=verdict)
+    Version.objects.filter(pk=version.pk).update(**{kind: verdict})
 
 
 def test_once(
@@ -147,27 +213,37 @@ def test_once(
     was one."""
     from arena.signals import Stopped  # noqa: PLC0415
 
-    version = next_test()
-    if version is None:
+    reference = server["reference_bot"]
+    mark_unmatched(reference)
+    found = next_test(reference)
+    if found is None:
         return False
+    version, kind = found
     rules, running = game_settings(event_keys)
-    seed = int.from_bytes(
-        hashlib.blake2b(f"{secret}/verdict/{version.digest}".encode(), digest_size=8).digest()
-    )
     resources = running.resources
+    if kind == REFERENCE:
+        base = next(spec for spec in house if spec.name == reference)
+        label = f"reference/{reference}"
+        where = folder / MATCHES / "reference" / reference / f"{version.bot.key}-{version.number}"
+    else:
+        base = as_bot(folder, version.against, resources)
+        label = "verdict"  # the first kind of test: matches begun before keep their seed
+        where = folder / MATCHES / f"{version.bot.key}-{version.number}"
+    seed = int.from_bytes(
+        hashlib.blake2b(f"{secret}/{label}/{version.digest}".encode(), digest_size=8).digest()
+    )
     event = match_event(
         as_bot(folder, version, resources),
-        as_bot(folder, version.against, resources),
-        field_for(folder, version, house, resources),
+        base,
+        field_for(folder, version, house, resources, base.name),
         rules=rules,
         deals=1,
         running=replace(running, seed=seed),
-        test=TEST,
+        test=REFERENCE_TEST if kind == REFERENCE else TEST,
         sequential=True,
         max_games=server["match_max_games"],
     )
-    where = folder / MATCHES / f"{version.bot.key}-{version.number}"
-    saving = Saving(version, event.design, rules.players)
+    saving = Saving(version, event.design, rules.players, kind)
     with Watch(lambda: not still_tested(version)) as watch:
         try:
             run(
@@ -184,7 +260,7 @@ def test_once(
     if (where / DATABASE).is_file():
         store = open_existing(where)
         try:
-            save(version, verdict_of(store, event.design, rules.players, final=True))
+            save(version, kind, verdict_of(store, event.design, rules.players, final=True))
         finally:
             store.close()
     return True

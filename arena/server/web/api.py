@@ -246,6 +246,9 @@ def version_object(version: Any, viewer: Any | None) -> dict[str, Any]:
         "sigma": None if rated is None else rated["sigma"],
         "score": None if rated is None else rated["score"],
         "verdict": json.loads(version.verdict) if version.verdict else None,
+        # Added: its paired match against the reference bot (what ``ranked`` follows;
+        # null without a reference bot, and for a house bot).
+        "reference": json.loads(version.reference) if version.reference else None,
         # Added to the contract's fields: the sandbox layers the version's bot got (null
         # until it is checked; a house bot's are the ladder's own).
         "sandbox": version.sandbox.split(", ") if version.sandbox else None,
@@ -255,12 +258,14 @@ def version_object(version: Any, viewer: Any | None) -> dict[str, Any]:
 
 
 def ranked(version: Any) -> bool:
-    """The contract's ``ranked``: false while the ``reference_bot`` has not been beaten
-    (placed above in more than half the games of both); true without one."""
-    from arena.server.board import beaten  # noqa: PLC0415
+    """The contract's ``ranked``: false until a paired match against the
+    ``reference_bot`` ended H1 (:func:`arena.server.verdicts.ranked_by`); true without
+    one, and for the house bots (the reference among them)."""
+    from arena.server.verdicts import ranked_by  # noqa: PLC0415
 
-    reference = settings.ARENA["server"]["reference_bot"]
-    return reference is None or beaten(Path(settings.ARENA["folder"]), version.name, reference)
+    if version.bot.owner_id is None:
+        return True
+    return ranked_by(version.reference, settings.ARENA["server"]["reference_bot"])
 
 
 @api("POST", auth=True)

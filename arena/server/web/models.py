@@ -92,6 +92,9 @@ class Version(models.Model):
     )
     #: The test's verdict as the API gives it (JSON; "" until it starts).
     verdict: models.TextField[str, str] = models.TextField(blank=True, default="")
+    #: Its paired match against the ``reference_bot`` (JSON, a verdict like the one
+    #: above; "" without a reference): it is ranked once this says H1.
+    reference: models.TextField[str, str] = models.TextField(blank=True, default="")
     #: The sandbox layers its checks and self-play game ran in, comma-separated ("" until
     #: it is checked): what its page says the bot gets.
     sandbox: models.TextField[str, str] = models.TextField(blank=True, default="")
