@@ -48,8 +48,11 @@ def test_grades_export_the_board_and_each_authors_best_version(tmp_path: Path) -
     the best-version CSV has one row per author: the highest score among their versions
     with 50 games or more (a newer version with fewer is passed over), or "no version
     with 50 games yet"; a name made to run in a spreadsheet is quoted; authors get 403,
-    anonymous 401."""
-    running = start(tmp_path, free_port(), SEASON)
+    anonymous 401. With hide_house, the house bots' results are the organizers' only:
+    the board, their pages, versions and games, and head-to-head lines."""
+    running = start(
+        tmp_path, free_port(), SEASON.replace("[server]\n", "[server]\nhide_house = true\n")
+    )
     try:
         olga = organizer(running)
         ann, bob = author(running, "ann"), author(running, "+bob")
@@ -66,6 +69,7 @@ def test_grades_export_the_board_and_each_authors_best_version(tmp_path: Path) -
         assert settled(running, "annbot@2")["status"] == "active"
         until(lambda: played_by(running.folder, "annbot@2") > 0)
 
+        assert_house_hidden(running, olga, ann)
         assert running.text("/api/v1/export/best.csv")[0] == 401
         assert running.text("/api/v1/export/best.csv", ann)[0] == 403
         status, text = running.text("/api/v1/export/leaderboard.csv", olga)
@@ -174,3 +178,22 @@ def board(server: Server) -> list[dict[str, Any]]:
     """The league's leaderboard rows, as anyone sees them."""
     rows: list[dict[str, Any]] = server.call("GET", "/api/v1/leaderboard")[1]
     return rows
+
+
+def assert_house_hidden(running: Server, olga: str, ann: str) -> None:
+    """What hide_house keeps from authors and strangers, and shows organizers."""
+    for token in (None, ann):
+        rows = running.call("GET", "/api/v1/leaderboard", token=token)[1]
+        assert {row["version"] for row in rows} == {"annbot", "annbot@2", "bobbot"}, rows
+        assert [row["rank"] for row in rows] == [1, 2, 3], "ranked among themselves"
+        for path in ("/api/v1/bots/rando", "/api/v1/versions/rando", "/api/v1/games?bot=rando"):
+            status, answer = running.call("GET", path, token=token)
+            assert status == 403 and "house bot" in answer["error"], (path, answer)
+    assert running.text("/bots/rando")[0] == 403
+    page = running.text("/")[1]
+    assert "/bots/annbot" in page and "/bots/rando" not in page
+    rivals = running.text("/bots/annbot")[1].split('<table id="rivals">')[1].split("</table>")[0]
+    assert "bobbot" in rivals and "rando" not in rivals and "randy" not in rivals, rivals
+    rows = running.call("GET", "/api/v1/leaderboard", token=olga)[1]
+    assert {"rando", "randy"} <= {row["version"] for row in rows}, "organizers see them"
+    assert running.call("GET", "/api/v1/bots/rando", token=olga)[0] == 200

@@ -124,6 +124,18 @@ def sees_private(viewer: Any | None, owner: Any | None) -> bool:
     return bool(viewer.is_staff) or (owner is not None and owner.pk == viewer.pk)
 
 
+def sees_house(viewer: Any | None) -> bool:
+    """Whether ``viewer`` (a user, or None) may see the house bots' results (their
+    board rows, pages, versions, games list and head-to-head lines): anyone, unless
+    ``[server] hide_house`` keeps them for the organizers (staff results a class does
+    not see, as Battlecode keeps them)."""
+    from django.conf import settings  # noqa: PLC0415 - Django, set up by the caller
+
+    if not settings.ARENA["server"]["hide_house"]:
+        return True
+    return viewer is not None and bool(viewer.is_staff)
+
+
 def public_reason(reason: str) -> str:
     """A failed version's reason as anyone may read it: its summary, before the first
     ``": "`` (the detail can quote what the bot or its build printed)."""

@@ -6,7 +6,9 @@ second cost one read a second, and the write-ahead log can checkpoint
 between reads. Each row is ``arena leaderboard --format json``'s, with the
 version's ``owner`` (null for a house bot), ``version``, ``status`` and ``ranked``; a
 row's ``fault_details`` (what a bot printed can be in them) are its owner's
-and the organizers' only: anyone else gets an empty list.
+and the organizers' only: anyone else gets an empty list. With
+``hide_house``, only organizers see the house bots' rows; anyone else gets
+the others, ranked 1, 2, ... among themselves.
 """
 
 from __future__ import annotations
@@ -14,13 +16,13 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 from arena.results.store import DATABASE, open_existing
-from arena.server.accounts import sees_private
+from arena.server.accounts import sees_house, sees_private
 
 #: How long a read of the ladder's store is served again.
 FRESH_S = 1.0
@@ -118,22 +120,42 @@ def leaderboard(folder: Path, viewer: Any | None) -> list[dict[str, Any]]:
                 "fault_details": row["fault_details"] if sees_private(viewer, owner) else [],
             }
         )
-    return rows
+    if sees_house(viewer):
+        return rows
+    shown = [row for row in rows if row["owner"] is not None]
+    for rank, row in enumerate(shown, start=1):
+        row["rank"] = rank
+    return shown
 
 
-def head_to_head(folder: Path, names: list[str], most: int = 20) -> list[dict[str, Any]]:
-    """How a bot's versions (league ``names``) fared against each rival they met, the
-    rivals met most first (at most ``most``): games together and the share placed above.
-    Read through the pairs' primary key (a bot's own rows), not the whole table."""
+def hidden_house(viewer: Any | None) -> list[str]:
+    """The house bots' names, where ``hide_house`` keeps their results from ``viewer``;
+    none otherwise."""
+    from arena.server.web.models import Bot  # noqa: PLC0415 - Django, set up by the caller
+
+    if sees_house(viewer):
+        return []
+    return [bot.name for bot in Bot.objects.filter(owner__isnull=True)]
+
+
+def head_to_head(
+    folder: Path, names: list[str], most: int = 20, hidden: Sequence[str] = ()
+) -> list[dict[str, Any]]:
+    """How a bot's versions (league ``names``) fared against each rival they met (none
+    of ``hidden``), the rivals met most first (at most ``most``): games together and the
+    share placed above. Read through the pairs' primary key (a bot's own rows), not the
+    whole table."""
     path = folder / DATABASE
     if not path.is_file() or not names:
         return []
     marks = ",".join("?" * len(names))
+    others = ",".join("?" * len(hidden))
     with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)) as db:
         rows = db.execute(
             f"SELECT b, sum(above), sum(games) FROM pairs WHERE a IN ({marks}) "
-            f"AND b NOT IN ({marks}) GROUP BY b ORDER BY sum(games) DESC, b LIMIT ?",
-            [*names, *names, most],
+            f"AND b NOT IN ({marks}) AND b NOT IN ({others}) "
+            "GROUP BY b ORDER BY sum(games) DESC, b LIMIT ?",
+            [*names, *names, *hidden, most],
         ).fetchall()
     return [
         {"rival": rival, "games": games, "above_pct": round(100.0 * above / games, 1)}

@@ -112,6 +112,13 @@ SERVER_KEYS: dict[str, tuple[JSON, Any]] = {
         },
         None,
     ),
+    "hide_house": (
+        {
+            "type": "boolean",
+            "description": "Show the house bots' results to organizers only.",
+        },
+        False,
+    ),
     "login_limit": (
         {
             "type": "integer",

@@ -40,9 +40,10 @@ MIN_GAMES = 50
 TOO_FEW = f"no version with {MIN_GAMES} games yet"
 
 
-def board(folder: Path) -> list[dict[str, Any]]:
-    """The leaderboard's rows with :data:`COLUMNS` (an organizer's view: nothing is
-    redacted from these columns for anyone, but the export is theirs)."""
+def board(folder: Path, viewer: Any) -> list[dict[str, Any]]:
+    """The leaderboard's rows with :data:`COLUMNS` as ``viewer`` (an organizer: the
+    export is theirs) sees them: with the house bots, even where ``hide_house`` keeps
+    them from the authors."""
     from arena.server.board import leaderboard  # noqa: PLC0415 - Django, set up by the caller
 
     return [
@@ -52,18 +53,18 @@ def board(folder: Path) -> list[dict[str, Any]]:
             **{key: row[key] for key in COLUMNS if key not in ("owner", "bot", "ranked")},
             "ranked": "true" if row["ranked"] else "false",
         }
-        for row in leaderboard(folder, None)
+        for row in leaderboard(folder, viewer)
     ]
 
 
-def best(folder: Path) -> list[dict[str, Any]]:
+def best(folder: Path, viewer: Any) -> list[dict[str, Any]]:
     """One row per author (every account that is not an organizer's, by name): their
     version with the highest score among those with :data:`MIN_GAMES` games or more
     (ties: more games, then the name), else the author with :data:`TOO_FEW`."""
     from django.contrib.auth.models import User  # noqa: PLC0415
 
     chosen: dict[str, dict[str, Any]] = {}
-    for row in board(folder):
+    for row in board(folder, viewer):
         if not row["owner"] or row["games"] < MIN_GAMES:
             continue
         held = chosen.get(row["owner"])
@@ -77,12 +78,12 @@ def best(folder: Path) -> list[dict[str, Any]]:
     ]
 
 
-def response(name: str, folder: Path) -> HttpResponse:
+def response(name: str, folder: Path, viewer: Any) -> HttpResponse:
     """The export ``name`` (``leaderboard``: :func:`board`; ``best``: :func:`best`) as a
-    CSV download."""
+    CSV download for ``viewer`` (an organizer)."""
     from django.http import HttpResponse  # noqa: PLC0415
 
-    rows = board(folder) if name == "leaderboard" else best(folder)
+    rows = board(folder, viewer) if name == "leaderboard" else best(folder, viewer)
     answer = HttpResponse(as_csv(rows), content_type="text/csv; charset=utf-8")
     answer["Content-Disposition"] = f'attachment; filename="{name}.csv"'
     return answer

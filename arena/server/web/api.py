@@ -22,6 +22,7 @@ from arena.server.accounts import (
     failed_attempt,
     join,
     public_reason,
+    sees_house,
     sees_private,
     throttled,
     token_user,
@@ -208,6 +209,12 @@ def games_view(request: HttpRequest) -> HttpResponse:
     if not given.isdigit() or not 1 <= int(given) <= games.MOST:
         raise Refused(f"limit must be a whole number from 1 to {games.MOST}, not {given!r}")
     bot = request.GET.get("bot")
+    if bot is not None:
+        from arena.server.web.models import Bot  # noqa: PLC0415
+
+        house = Bot.objects.filter(key=bot.lower(), owner__isnull=True).first()
+        if house is not None:
+            shown(house, viewer)
     names = None if bot is None else games.league_names(bot)
     found = games.recent(
         Path(settings.ARENA["folder"]), names, int(given), viewer, settings.ARENA["url"]
@@ -296,7 +303,9 @@ def bots_view(request: HttpRequest) -> HttpResponse:
 def version_view(request: HttpRequest, name: str) -> HttpResponse:
     """``GET /api/v1/versions/ID``: a version (ID: ``BOT`` or ``BOT@N``)."""
     viewer = reader(request)
-    return JsonResponse(version_object(find_version(name), viewer))
+    version = find_version(name)
+    shown(version.bot, viewer)
+    return JsonResponse(version_object(version, viewer))
 
 
 @api("GET", auth=True)
@@ -353,11 +362,23 @@ def bot_view(request: HttpRequest, name: str) -> HttpResponse:
     bot = Bot.objects.filter(key=name.lower()).select_related("owner").first()
     if bot is None:
         raise NotFound(f"no bot {name!r} here")
+    shown(bot, viewer)
     versions = [version_object(version, viewer) for version in versions_of(bot)]
     owner = None if bot.owner is None else bot.owner.username
     answer = {"bot": bot.name, "owner": owner, "disabled": bot.disabled,
               "disabled_by": bot.disabled_by, "versions": versions}  # fmt: skip
     return JsonResponse(answer)
+
+
+def shown(bot: Any, viewer: Any | None) -> None:
+    """Refuse ``bot``'s results to ``viewer`` where it is a house bot that ``hide_house``
+    keeps for the organizers (:func:`arena.server.accounts.sees_house`).
+
+    Raises:
+        NotYours: a house bot the viewer may not see (403).
+    """
+    if bot.owner_id is None and not sees_house(viewer):
+        raise NotYours(f"{bot.name} is a house bot: its results are the organizers' here")
 
 
 def organizer(request: HttpRequest) -> Any:
@@ -416,8 +437,7 @@ def export_board_view(request: HttpRequest) -> HttpResponseBase:
     as CSV (:mod:`arena.server.grades`), for a grading script."""
     from arena.server import grades  # noqa: PLC0415
 
-    organizer(request)
-    return grades.response("leaderboard", Path(settings.ARENA["folder"]))
+    return grades.response("leaderboard", Path(settings.ARENA["folder"]), organizer(request))
 
 
 @api("GET", auth=True)
@@ -425,8 +445,7 @@ def export_best_view(request: HttpRequest) -> HttpResponseBase:
     """``GET /api/v1/export/best.csv`` (organizers only): each author's best version."""
     from arena.server import grades  # noqa: PLC0415
 
-    organizer(request)
-    return grades.response("best", Path(settings.ARENA["folder"]))
+    return grades.response("best", Path(settings.ARENA["folder"]), organizer(request))
 
 
 @api("POST", auth=True)

@@ -32,7 +32,7 @@ from arena.server.accounts import failed_attempt, join, new_token, throttled
 from arena.server.archive import ArchiveRefused
 from arena.server.errors import Refused
 from arena.server.static import urls
-from arena.server.web.api import address_of
+from arena.server.web.api import address_of, shown
 
 #: How often the leaderboard page fetches the standings again (a game shows within 5 s).
 REFRESH_MS = 2000
@@ -156,6 +156,10 @@ def bot_page(request: HttpRequest, name: str) -> HttpResponse:
     if bot is None:
         return show(request, "form.html", 404, heading="Not found", error=f"No bot {name!r}.")
     who = viewer(request)
+    try:
+        shown(bot, who)
+    except Refused as problem:
+        return refused(request, problem)
     if request.method == "POST":
         from arena.server.versions import activate, delete_files, withdraw  # noqa: PLC0415
         from arena.server.web.api import find_version  # noqa: PLC0415
@@ -181,14 +185,14 @@ def bot_page(request: HttpRequest, name: str) -> HttpResponse:
 
     def render() -> HttpResponse:
         from arena.report.html import rating_chart  # noqa: PLC0415
-        from arena.server.board import head_to_head, rating_history  # noqa: PLC0415
+        from arena.server.board import head_to_head, hidden_house, rating_history  # noqa: PLC0415
 
         versions = [version_object(version, who) for version in versions_of(bot)]
         names = games.league_names(bot.name)
         recent = games.recent(folder(), names, games.DEFAULT_LIMIT, who, settings.ARENA["url"])
         for game in recent:
             game["seated"] = list(zip(game["seats"], game["placements"], strict=True))
-        rivals = head_to_head(folder(), names)
+        rivals = head_to_head(folder(), names, hidden=hidden_house(who))
         history = rating_history(folder(), names)
         chart = rating_chart(history, label=f"{bot.name}'s versions over the ladder's last games")
         owner = None if bot.owner is None else bot.owner.username
@@ -215,11 +219,12 @@ def version_page(request: HttpRequest, name: str) -> HttpResponse:
     from arena.server.builder import build_log  # noqa: PLC0415
     from arena.server.web.api import find_version, version_object  # noqa: PLC0415
 
+    who = viewer(request)
     try:
         version = find_version(name)
+        shown(version.bot, who)
     except Refused as problem:
         return refused(request, problem)
-    who = viewer(request)
     log = None
     if sees_private(who, version.bot.owner):
         path = build_log(folder(), version.name)
@@ -435,4 +440,4 @@ def _export(request: HttpRequest, name: str) -> HttpResponse:
 
     if not getattr(request.user, "is_staff", False):
         return show(request, "form.html", 403, heading="Organizer", error="Organizers only.")
-    return grades.response(name, folder())
+    return grades.response(name, folder(), request.user)
