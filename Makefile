@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 
 C_BOT := sample_bots/c/random_bot
 
-.PHONY: test check demo lint docs bench bench-convergence bench-match bench-serve bench-serve-load clean sandbox-deps browser-deps terminal-deps deploy-deps \
+.PHONY: test check demo lint docs bench bench-convergence bench-match bench-serve bench-serve-load clean sandbox-deps browser-deps terminal-deps deploy-deps nginx-dep \
 	kits-deps
 
 $(BIN)/python:
@@ -69,9 +69,17 @@ sandbox-deps:
 browser-deps:
 	$(call debian-package,command -v chromium,chromium)
 
-# The deployment examples run for real: Caddy in front of a server (docs/deploy.md).
+# The deployment examples run for real: Caddy and nginx in front of a server (docs/deploy.md).
+# The test runs nginx from a config of its own; Debian's package would start its own daemon
+# where no policy-rc.d forbids it (a container's does), so it is installed only where one does.
 deploy-deps:
 	$(call debian-package,command -v caddy,caddy)
+	@if [ -x /usr/sbin/policy-rc.d ]; then $(MAKE) --no-print-directory nginx-dep; \
+	elif ! command -v nginx >/dev/null 2>&1; then \
+		echo "nginx is not installed (its package would start a daemon here): its test will say so"; fi
+
+nginx-dep:
+	$(call debian-package,command -v nginx,nginx-light)
 
 # Interactive commands are tested in a real terminal: tmux.
 terminal-deps:

@@ -1,9 +1,10 @@
 """The deployment examples of docs/deploy.md, run for real where this machine can: the
-systemd unit checked by systemd and its command line started as a server, and Caddy (the
-repository's Caddyfile) in front of a server with TLS."""
+systemd unit checked by systemd and its command line started as a server, and Caddy and
+nginx (the repository's Caddyfile and nginx.conf) each in front of a server with TLS."""
 
 from __future__ import annotations
 
+import http.client
 import re
 import shlex
 import signal
@@ -25,7 +26,8 @@ DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
 ARENA = Path(sys.executable).with_name("arena")
 
 
-#: Caddy's own CA signs its certificate: the path through the proxy is tested, not the CA.
+#: The proxies' certificates are made for the test (Caddy's own CA, a self-signed one for
+#: nginx): the path through the proxy is tested, not a CA.
 UNVERIFIED = ssl.create_default_context()
 UNVERIFIED.check_hostname = False
 UNVERIFIED.verify_mode = ssl.CERT_NONE
@@ -112,32 +114,103 @@ def test_caddy_in_front_serves_the_competition_over_tls(tmp_path: Path) -> None:
         env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
     )  # fmt: skip
     try:
-        deadline = time.monotonic() + 60  # Caddy makes its CA and certificate first
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/", timeout=10, context=UNVERIFIED) as answer:
-                    assert answer.status == 200
-                    break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                assert time.monotonic() < deadline, "Caddy never answered"
-                time.sleep(0.3)
-        code = running.invite("ann")  # its link starts with the url
-        joined = running.call("POST", "/api/v1/join", {"code": code, "user": "ann",
-                                                        "password": PASSWORD})  # fmt: skip
-        status, answer = running.call("POST", "/api/v1/bots", token=joined[1]["token"],
-                                      upload=zipped(KIT))  # fmt: skip
-        assert status == 202 and answer["url"].startswith(f"{url}/versions/"), answer
-        ann = Person(running)
-        ann.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(ann.jar),
-            urllib.request.HTTPSHandler(context=UNVERIFIED),
-        )
-        status, where, _ = ann.post("/login", {"username": "ann", "password": PASSWORD})
-        assert status == 200 and where == f"{url}/", (status, where)
-        cookies = {cookie.name: cookie for cookie in ann.jar}
-        assert cookies["sessionid"].secure and cookies["csrftoken"].secure
-        assert "ann" in ann.get("/account")[2]
+        goes_through(running, url, "Caddy")
     finally:
         caddy.send_signal(signal.SIGTERM)
         caddy.wait(timeout=30)
+        assert stop(running) == 143
+
+
+def goes_through(running: Proxied, url: str, proxy: str) -> None:
+    """Once ``proxy`` answers at ``url`` (the server's): an invite, a join, an upload (its
+    version's url is the proxy's) and a login with its CSRF token go through it, and both
+    cookies are Secure."""
+    deadline = time.monotonic() + 60  # Caddy makes its CA and certificate first
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/", timeout=10, context=UNVERIFIED) as answer:
+                assert answer.status == 200
+                break
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            assert time.monotonic() < deadline, f"{proxy} never answered"
+            time.sleep(0.3)
+    code = running.invite("ann")  # its link starts with the url
+    joined = running.call("POST", "/api/v1/join", {"code": code, "user": "ann",
+                                                    "password": PASSWORD})  # fmt: skip
+    status, answer = running.call("POST", "/api/v1/bots", token=joined[1]["token"],
+                                  upload=zipped(KIT))  # fmt: skip
+    assert status == 202 and answer["url"].startswith(f"{url}/versions/"), answer
+    ann = Person(running)
+    ann.opener = urllib.request.build_opener(
+        urllib.request.HTTPCookieProcessor(ann.jar),
+        urllib.request.HTTPSHandler(context=UNVERIFIED),
+    )
+    status, where, _ = ann.post("/login", {"username": "ann", "password": PASSWORD})
+    assert status == 200 and where == f"{url}/", (status, where)
+    cookies = {cookie.name: cookie for cookie in ann.jar}
+    assert cookies["sessionid"].secure and cookies["csrftoken"].secure
+    assert "ann" in ann.get("/account")[2]
+
+
+@needs({"nginx": "nginx", "openssl": "openssl"}, untested="nginx in front of the server was")
+def test_nginx_in_front_serves_the_competition_over_tls(tmp_path: Path) -> None:
+    """The repository's nginx.conf (its name, ports and certificate made this machine's,
+    in a main config of the test's own: no daemon, files in the test's folder) passes
+    ``nginx -t``, sends plain http to https, and carries the competition as Caddy does."""
+    web, proxy, plain = free_port(), free_port(), free_port()
+    url = f"https://127.0.0.1:{proxy}"
+    config = tmp_path / "club.toml"
+    config.write_text(CONFIG.replace("[server]\n", f'[server]\nurl = "{url}"\n'
+                                     'trusted_proxies = ["127.0.0.1"]\n'))  # fmt: skip
+    made = subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=127.0.0.1", "-keyout", str(tmp_path / "key.pem"),
+         "-out", str(tmp_path / "cert.pem")],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    site = (DEPLOY / "nginx.conf").read_text()
+    for example, here in [
+        ("listen 80;", f"listen 127.0.0.1:{plain};"),
+        ("listen 443 ssl;", f"listen 127.0.0.1:{proxy} ssl;"),
+        ("server_name arena.example.org;", "server_name 127.0.0.1;"),
+        ("/etc/letsencrypt/live/arena.example.org/fullchain.pem", str(tmp_path / "cert.pem")),
+        ("/etc/letsencrypt/live/arena.example.org/privkey.pem", str(tmp_path / "key.pem")),
+        ("127.0.0.1:8000", f"127.0.0.1:{web}"),
+    ]:
+        assert example in site, example
+        site = site.replace(example, here)
+    (tmp_path / "site.conf").write_text(site)
+    temp = tmp_path / "nginx"
+    temp.mkdir()
+    (tmp_path / "nginx.conf").write_text(
+        f"daemon off;\nmaster_process off;\npid {temp}/nginx.pid;\nerror_log {temp}/error.log;\n"
+        "events {}\nhttp {\n"
+        f"  access_log off;\n  client_body_temp_path {temp}/body;\n"
+        f"  proxy_temp_path {temp}/proxy;\n  fastcgi_temp_path {temp}/fastcgi;\n"
+        f"  uwsgi_temp_path {temp}/uwsgi;\n  scgi_temp_path {temp}/scgi;\n"
+        f"  include {tmp_path / 'site.conf'};\n}}\n"
+    )
+    nginx = ["nginx", "-p", str(temp), "-c", str(tmp_path / "nginx.conf")]
+    checked = subprocess.run([*nginx, "-t"], capture_output=True, text=True, timeout=60,
+                             check=False)  # fmt: skip
+    assert checked.returncode == 0, checked.stderr
+    argv = [str(ARENA), "serve", str(config), "--port", str(web)]
+    running = Proxied(tmp_path / "results" / "club", config, web, started(argv, config))
+    running.proxy = proxy
+    served(running)
+    front = subprocess.Popen(nginx, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             text=True)  # fmt: skip
+    try:
+        goes_through(running, url, "nginx")
+        moved = http.client.HTTPConnection("127.0.0.1", plain, timeout=30)
+        moved.request("GET", "/bots/x?y=1")
+        answer = moved.getresponse()
+        assert answer.status == 301 and answer.getheader("Location") == (
+            "https://127.0.0.1/bots/x?y=1"
+        ), (answer.status, answer.getheader("Location"))
+        moved.close()
+    finally:
+        front.send_signal(signal.SIGQUIT)  # nginx's graceful stop
+        front.wait(timeout=30)
         assert stop(running) == 143
