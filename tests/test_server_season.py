@@ -168,7 +168,8 @@ def test_a_version_is_ranked_once_its_match_against_the_reference_bot_ends_h1(
     try:
         until(lambda: reference()["reference"]["against"] == "randy")
         again = reference()
-        assert again["reference"]["result"] != "running" or again["ranked"] is False, again
+        assert again["ranked"] is (again["reference"]["result"] == "H1"), again
+        until((match.parent.parent / "randy" / "python-greedy-1").is_dir)
     finally:
         running.process.terminate()
         running.process.wait(timeout=30)

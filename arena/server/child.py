@@ -191,6 +191,7 @@ def verdicts(config_path: Path, folder: Path, url: str, jobs: int) -> None:
     until SIGTERM (exit status 143)."""
     from arena.server.config import load_server_config  # noqa: PLC0415
     from arena.server.folder import prepare  # noqa: PLC0415
+    from arena.server.organizer import closed  # noqa: PLC0415
     from arena.server.site import setup  # noqa: PLC0415
     from arena.server.verdicts import IDLE_S, test_once  # noqa: PLC0415
     from arena.tournament.config import config_bots  # noqa: PLC0415
@@ -203,7 +204,7 @@ def verdicts(config_path: Path, folder: Path, url: str, jobs: int) -> None:
     with stop_like_ctrl_c():
         try:
             while True:
-                if not test_once(
+                if closed() or not test_once(  # a closed season plays nothing
                     folder, config.event, config.server, secrets.ladder_seed, house, jobs
                 ):
                     time.sleep(IDLE_S)

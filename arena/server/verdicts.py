@@ -21,28 +21,35 @@ folder ``DIR/matches/reference/REF/BOT-N``, its margin elo1 20:
 :data:`REFERENCE_TEST`), and it is ``ranked`` once
 that match ends H1 (:func:`ranked_by`): placing above a bot by chance in a
 few games ranks no one. That match runs first, since a ranking is what a
-class is graded by. A version made active again, or one from before the
-reference was named or changed, gets its match when the child looks for
-work (:func:`mark_unmatched`).
+class is graded by. A version from before the reference was named or
+changed gets its match when the child looks for work
+(:func:`mark_unmatched`). A version that leaves the ladder before its
+test ends gets ``inconclusive`` (:func:`end_left`); made active again, its
+reference match plays again from its folder (:func:`reopened`). A match
+whose folder began with another field (bots came or went before a restart)
+starts again; one that cannot go on ends with what it had, in one line.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from arena.bots.builds import remove_tree
 from arena.bots.spec import BotSpec
+from arena.errors import ArenaError
 from arena.events.run import Observer, run
 from arena.match.result import match_result
 from arena.match.schedule import MatchDesign
 from arena.match.settings import match_event
 from arena.match.stats import Sprt
-from arena.results.store import DATABASE, Store, open_existing
+from arena.results.store import DATABASE, Store, StoreError, open_existing
 from arena.server.ladder import (
     Resources,
     Watch,
@@ -66,8 +73,8 @@ SAVE_S = 5.0
 FIELD = 8
 #: How often an idle verdicts child looks for a test to run.
 IDLE_S = 1.0
-#: What a verdict's JSON holds while its match plays.
-RUNNING = '"result": "running"'
+#: What a verdict's JSON holds while its match plays, and once it ended without a verdict.
+RUNNING, INCONCLUSIVE = '"result": "running"', '"result": "inconclusive"'
 #: The kinds of test: against the version it replaced, against the reference bot.
 PREVIOUS, REFERENCE = "verdict", "reference"
 
@@ -109,19 +116,62 @@ def ranked_by(reference_verdict: str, reference: str | None) -> bool:
     )
 
 
+def _against(reference: str) -> tuple[Any, str]:
+    """The head of a version's ``reference`` verdict as SQL compares it, and what it is
+    against ``reference``: an exact (case-sensitive) comparison, as :func:`ranked_by`
+    makes (LIKE, which ``startswith`` is on SQLite, ignores case)."""
+    from django.db.models.functions import Substr  # noqa: PLC0415
+
+    prefix = against_prefix(reference)
+    return Substr("reference", 1, len(prefix)), prefix
+
+
 def mark_unmatched(reference: str | None) -> int:
     """Start the reference match of every active version that has none against
-    ``reference`` (one made active again, or from before the reference was named or
-    changed); how many. One query, whatever the field's size."""
+    ``reference`` (one from before the reference was named or changed); how many. A
+    read first, so that a look that finds none takes no write lock."""
     from arena.server.web.models import Version  # noqa: PLC0415 - Django, set up by the caller
 
     if reference is None:
         return 0
+    head, prefix = _against(reference)
+    stale = Version.objects.filter(status="active").annotate(head=head).exclude(head=prefix)
+    if not stale.exists():
+        return 0
     return int(
-        Version.objects.filter(status="active")
-        .exclude(reference__startswith=against_prefix(reference))
-        .update(reference=running_verdict(reference))
+        Version.objects.filter(pk__in=list(stale.values_list("pk", flat=True))).update(
+            reference=running_verdict(reference)
+        )
     )
+
+
+def end_left() -> int:
+    """End, inconclusive, the tests of every version no longer active whose test was
+    still to play (it left the ladder before its turn): none plays them, and "running"
+    would say so for ever. Made active again, a version's reference match plays again
+    (:func:`reopened`). How many versions; a read first, as in :func:`mark_unmatched`."""
+    from django.db.models import Q  # noqa: PLC0415
+
+    from arena.server.web.models import Version  # noqa: PLC0415
+
+    left = Version.objects.exclude(status="active").filter(
+        Q(verdict__contains=RUNNING) | Q(reference__contains=RUNNING)
+    )
+    ended = 0
+    for version in left.only("pk", "verdict", "reference"):
+        Version.objects.filter(pk=version.pk).update(
+            verdict=version.verdict.replace(RUNNING, INCONCLUSIVE),
+            reference=version.reference.replace(RUNNING, INCONCLUSIVE),
+        )
+        ended += 1
+    return ended
+
+
+def reopened(reference_verdict: str) -> str:
+    """A version's ``reference`` verdict as it is made active again: a match that ended
+    without a verdict (cut short when it left the ladder, or never played) plays again,
+    on from its folder; a verdict stays."""
+    return reference_verdict.replace(INCONCLUSIVE, RUNNING)
 
 
 def next_test(reference: str | None = None) -> tuple[Any, str] | None:
@@ -131,15 +181,15 @@ def next_test(reference: str | None = None) -> tuple[Any, str] | None:
 
     from arena.server.web.models import Version  # noqa: PLC0415 - Django, set up by the caller
 
+    active = Version.objects.select_related("bot", "against", "against__bot").filter(
+        status="active"
+    )
     running = Q(against__isnull=False, verdict__contains=RUNNING)
     if reference is not None:
-        running |= Q(reference__startswith=against_prefix(reference), reference__contains=RUNNING)
-    version = (
-        Version.objects.select_related("bot", "against", "against__bot")
-        .filter(running, status="active")
-        .order_by("created", "pk")
-        .first()
-    )
+        head, prefix = _against(reference)
+        active = active.annotate(head=head)
+        running |= Q(head=prefix, reference__contains=RUNNING)
+    version = active.filter(running).order_by("created", "pk").first()
     if version is None:
         return None
     against_it = reference is not None and version.reference.startswith(against_prefix(reference))
@@ -210,29 +260,75 @@ def test_once(
     jobs: int,
 ) -> bool:
     """Run the oldest running test to its verdict (or until superseded); whether there
-    was one."""
-    from arena.signals import Stopped  # noqa: PLC0415
-
+    was one. A test that cannot go on (a bot of it that cannot start, files deleted) ends
+    with what it had, said in one line on stderr: one stranger's version never stops the
+    child, which the supervisor would restart into the same test."""
     reference = server["reference_bot"]
+    end_left()
     mark_unmatched(reference)
     found = next_test(reference)
     if found is None:
         return False
     version, kind = found
+    against = reference if kind == REFERENCE else version.against.name
     rules, running = game_settings(event_keys)
+    where = match_folder(folder, version, kind, against)
+    design: MatchDesign | None = None
+    try:
+        event = _match(folder, server, secret, house, version, kind, (rules, running))
+        design = event.design
+        try:
+            _play(event, where, version, kind, running, jobs)
+        except StoreError:
+            # The folder holds this match as it began, with another field (bots came or
+            # went before a restart, and a match keeps its field): it starts again.
+            remove_tree(where)
+            _play(event, where, version, kind, running, jobs)
+    except ArenaError as error:
+        print(f"arena serve: {version.name}'s test against {against} stopped: {error}",
+              file=sys.stderr, flush=True)  # fmt: skip
+    if design is not None and (where / DATABASE).is_file():
+        store = open_existing(where)
+        try:
+            save(version, kind, verdict_of(store, design, rules.players, final=True))
+        finally:
+            store.close()
+    else:
+        save(version, kind, running_verdict(against).replace(RUNNING, INCONCLUSIVE))
+    return True
+
+
+def match_folder(folder: Path, version: Any, kind: str, against: str) -> Path:
+    """Where ``version``'s test of ``kind`` against ``against`` plays."""
+    own = f"{version.bot.key}-{version.number}"
+    if kind == REFERENCE:
+        return folder / MATCHES / "reference" / against / own
+    return folder / MATCHES / own
+
+
+def _match(
+    folder: Path,
+    server: dict[str, Any],
+    secret: int,
+    house: Sequence[BotSpec],
+    version: Any,
+    kind: str,
+    settings: tuple[Any, Any],
+) -> Any:
+    """The match of ``version``'s test of ``kind``, seeded by the folder's secret and the
+    version's digest (so a restarted server plays the same games)."""
+    rules, running = settings
     resources = running.resources
     if kind == REFERENCE:
-        base = next(spec for spec in house if spec.name == reference)
-        label = f"reference/{reference}"
-        where = folder / MATCHES / "reference" / reference / f"{version.bot.key}-{version.number}"
+        base = next(spec for spec in house if spec.name == server["reference_bot"])
+        label = f"reference/{base.name}"
     else:
         base = as_bot(folder, version.against, resources)
         label = "verdict"  # the first kind of test: matches begun before keep their seed
-        where = folder / MATCHES / f"{version.bot.key}-{version.number}"
     seed = int.from_bytes(
         hashlib.blake2b(f"{secret}/{label}/{version.digest}".encode(), digest_size=8).digest()
     )
-    event = match_event(
+    return match_event(
         as_bot(folder, version, resources),
         base,
         field_for(folder, version, house, resources, base.name),
@@ -243,8 +339,16 @@ def test_once(
         sequential=True,
         max_games=server["match_max_games"],
     )
-    saving = Saving(version, event.design, rules.players, kind)
-    with Watch(lambda: not still_tested(version)) as watch:
+
+
+def _play(event: Any, where: Path, version: Any, kind: str, running: Any, jobs: int) -> None:
+    """Play ``event`` into ``where`` until its verdict, or until ``version`` is no longer
+    the one tested (a newer version, or it left the ladder) or the season is closed."""
+    from arena.server.organizer import closed  # noqa: PLC0415
+    from arena.signals import Stopped  # noqa: PLC0415
+
+    saving = Saving(version, event.design, event.players, kind)
+    with Watch(lambda: closed() or not still_tested(version)) as watch:
         try:
             run(
                 event,
@@ -257,10 +361,3 @@ def test_once(
         except KeyboardInterrupt as stop:
             if isinstance(stop, Stopped) or not watch.fired:
                 raise
-    if (where / DATABASE).is_file():
-        store = open_existing(where)
-        try:
-            save(version, kind, verdict_of(store, event.design, rules.players, final=True))
-        finally:
-            store.close()
-    return True

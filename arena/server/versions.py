@@ -5,8 +5,9 @@ version or withdraw the bot"), or delete an old version's files to free room und
 
 Both only change statuses in the server's database; the ladder sees them at its
 next round boundary (a version made active enters with the rating it had; one
-retired leaves and stays on the leaderboard). Neither starts a test: a version
-made active again keeps the verdict it had.
+retired leaves and stays on the leaderboard). Neither starts a test against the
+previous version: a version made active again keeps the verdict it had. Its
+reference match, if it ended without a verdict, plays on.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ def activate(user: Any, version: Any) -> Any:
     from django.db import transaction  # noqa: PLC0415
 
     from arena.server.organizer import lift_ladder_disable  # noqa: PLC0415
+    from arena.server.verdicts import reopened  # noqa: PLC0415
     from arena.server.web.models import Version  # noqa: PLC0415
 
     _may_change(user, version.bot)
@@ -53,7 +55,8 @@ def activate(user: Any, version: Any) -> Any:
     with transaction.atomic():
         Version.objects.filter(bot=version.bot, status="active").update(status="retired")
         version.status = "active"
-        version.save(update_fields=["status"])
+        version.reference = reopened(version.reference)  # an unfinished match plays on
+        version.save(update_fields=["status", "reference"])
         lift_ladder_disable(version.bot)
     return version
 

@@ -255,13 +255,25 @@ def version_object(version: Any, viewer: Any | None) -> dict[str, Any]:
         "verdict": json.loads(version.verdict) if version.verdict else None,
         # Added: its paired match against the reference bot (what ``ranked`` follows;
         # null without a reference bot, and for a house bot).
-        "reference": json.loads(version.reference) if version.reference else None,
+        "reference": reference_of(version),
         # Added to the contract's fields: the sandbox layers the version's bot got (null
         # until it is checked; a house bot's are the ladder's own).
         "sandbox": version.sandbox.split(", ") if version.sandbox else None,
         # Added: whether its owner deleted its files (POST /api/v1/versions/ID/delete).
         "deleted": version.deleted is not None,
     }
+
+
+def reference_of(version: Any) -> dict[str, Any] | None:
+    """The version's match against today's ``reference_bot`` (None without one, or
+    before it began: a match against an earlier reference says nothing now)."""
+    from arena.server.verdicts import against_prefix  # noqa: PLC0415
+
+    reference = settings.ARENA["server"]["reference_bot"]
+    if reference is None or not version.reference.startswith(against_prefix(reference)):
+        return None
+    found: dict[str, Any] = json.loads(version.reference)
+    return found
 
 
 def ranked(version: Any) -> bool:
