@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -55,6 +56,10 @@ def test_grades_export_the_board_and_each_authors_best_version(tmp_path: Path) -
     )
     try:
         olga = organizer(running)
+        # Before any upload the house bots play alone: their games are the organizers'.
+        until(lambda: running.call("GET", "/api/v1/games", token=olga)[1] != [])
+        alone = running.call("GET", "/api/v1/games", token=olga)[1][0]["id"]
+        assert running.call("GET", "/api/v1/games")[1] == [], "no game for the others"
         ann, bob = author(running, "ann"), author(running, "+bob")
         author(running, "carol")  # never uploads
         upload = zipped(KIT, name="annbot")
@@ -69,7 +74,7 @@ def test_grades_export_the_board_and_each_authors_best_version(tmp_path: Path) -
         assert settled(running, "annbot@2")["status"] == "active"
         until(lambda: played_by(running.folder, "annbot@2") > 0)
 
-        assert_house_hidden(running, olga, ann)
+        assert_house_hidden(running, olga, ann, alone)
         assert running.text("/api/v1/export/best.csv")[0] == 401
         assert running.text("/api/v1/export/best.csv", ann)[0] == 403
         status, text = running.text("/api/v1/export/leaderboard.csv", olga)
@@ -175,22 +180,36 @@ def test_a_version_is_ranked_once_its_match_against_the_reference_bot_ends_h1(
         running.process.wait(timeout=30)
 
 
+#: The house bots of SEASON.
+HOUSE = {"greedy", "rando", "randy"}
+
+
 def board(server: Server) -> list[dict[str, Any]]:
     """The league's leaderboard rows, as anyone sees them."""
     rows: list[dict[str, Any]] = server.call("GET", "/api/v1/leaderboard")[1]
     return rows
 
 
-def assert_house_hidden(running: Server, olga: str, ann: str) -> None:
-    """What hide_house keeps from authors and strangers, and shows organizers."""
+def assert_house_hidden(running: Server, olga: str, ann: str, alone: str) -> None:
+    """What hide_house keeps from authors and strangers, and shows organizers (``alone``:
+    a game of house bots alone)."""
+    until(lambda: "annbot@2" in {row["version"] for row in board(running)})  # cached 1 s
     for token in (None, ann):
         rows = running.call("GET", "/api/v1/leaderboard", token=token)[1]
         assert {row["version"] for row in rows} == {"annbot", "annbot@2", "bobbot"}, rows
         assert [row["rank"] for row in rows] == [1, 2, 3], "ranked among themselves"
+        assert rows[0]["tier"] == 1 and all(
+            0 <= later["tier"] - row["tier"] <= 1 for row, later in itertools.pairwise(rows)
+        ), "and tiered among themselves"
+        listed = running.call("GET", "/api/v1/games?limit=200", token=token)[1]
+        assert listed and all(set(game["seats"]) - HOUSE for game in listed), "no house game"
         for path in ("/api/v1/bots/rando", "/api/v1/versions/rando", "/api/v1/games?bot=rando"):
             status, answer = running.call("GET", path, token=token)
             assert status == 403 and "house bot" in answer["error"], (path, answer)
-    assert running.text("/bots/rando")[0] == 403
+    assert running.text("/bots/rando")[0] == 403 and running.text("/versions/rando")[0] == 403
+    assert running.text(f"/api/v1/games/{alone}/replay", olga)[0] == 200
+    assert running.text(f"/api/v1/games/{alone}/replay", ann)[0] == 403
+    assert running.text(f"/games/{alone}")[0] == 403
     page = running.text("/")[1]
     assert "/bots/annbot" in page and "/bots/rando" not in page
     rivals = running.text("/bots/annbot")[1].split('<table id="rivals">')[1].split("</table>")[0]

@@ -149,6 +149,10 @@ BOT_GAMES_INDEX = "CREATE INDEX IF NOT EXISTS seats_by_bot ON seats (bot, game)"
 _REQUIRED: Any = object()
 
 
+#: How far back (times the games asked for) a list of games that leaves some out looks.
+RECENT_WINDOW = 50
+
+
 class StoreError(ArenaError):
     """A results folder that cannot be used: unreadable, or from another tournament."""
 
@@ -571,14 +575,29 @@ class Store:
             found.setdefault(bot, []).append({"game": game, "kind": kind, "detail": detail or ""})
         return found
 
-    def recent(self, bots: Collection[str] | None, limit: int) -> list[dict[str, Any]]:
+    def recent(
+        self, bots: Collection[str] | None, limit: int, apart: Collection[str] = ()
+    ) -> list[dict[str, Any]]:
         """The last ``limit`` finished games, newest first, of any of ``bots`` (None:
         of all), each with its id, replay and seats (bot, placement, fault kind and
         detail). Read backwards through an index, so it costs ``limit`` games, not a
-        bot's million (a folder opened read-only before the index existed is scanned)."""
+        bot's million (a folder opened read-only before the index existed is scanned).
+        Of all, ``apart`` leaves out the games of those bots alone (a server's hidden
+        house bots), looking back :data:`RECENT_WINDOW` times ``limit`` games at most."""
         self.flush()
         done = "SELECT ordinal FROM games WHERE status = 'done' ORDER BY ordinal DESC LIMIT ?"
-        if bots is None:
+        if bots is None and apart:
+            marks = ",".join("?" * len(apart))
+            ordinals = [
+                row[0]
+                for row in self.db.execute(
+                    f"SELECT g.ordinal FROM ({done}) g WHERE EXISTS (SELECT 1 FROM seats s "
+                    f"WHERE s.game = g.ordinal AND s.bot NOT IN ({marks})) "
+                    "ORDER BY g.ordinal DESC LIMIT ?",
+                    (limit * RECENT_WINDOW, *apart, limit),
+                )
+            ]
+        elif bots is None:
             ordinals = [row[0] for row in self.db.execute(done, (limit,))]
         else:
             ordinals = sorted(

@@ -8,7 +8,7 @@ version's ``owner`` (null for a house bot), ``version``, ``status`` and ``ranked
 row's ``fault_details`` (what a bot printed can be in them) are its owner's
 and the organizers' only: anyone else gets an empty list. With
 ``hide_house``, only organizers see the house bots' rows; anyone else gets
-the others, ranked 1, 2, ... among themselves.
+the others, ranked and tiered among themselves.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+from arena.results.ratings import tiers
 from arena.results.store import DATABASE, open_existing
 from arena.server.accounts import sees_house, sees_private
 
@@ -123,19 +124,20 @@ def leaderboard(folder: Path, viewer: Any | None) -> list[dict[str, Any]]:
     if sees_house(viewer):
         return rows
     shown = [row for row in rows if row["owner"] is not None]
-    for rank, row in enumerate(shown, start=1):
-        row["rank"] = rank
+    # Ranks and tiers among the rows shown: a gap in either would show where a house bot is.
+    for rank, (row, tier) in enumerate(
+        zip(shown, tiers([(row["mu"], row["sigma"]) for row in shown]), strict=True), start=1
+    ):
+        row["rank"], row["tier"] = rank, tier
     return shown
 
 
 def hidden_house(viewer: Any | None) -> list[str]:
     """The house bots' names, where ``hide_house`` keeps their results from ``viewer``;
     none otherwise."""
-    from arena.server.web.models import Bot  # noqa: PLC0415 - Django, set up by the caller
+    from arena.server.games import house_names  # noqa: PLC0415
 
-    if sees_house(viewer):
-        return []
-    return [bot.name for bot in Bot.objects.filter(owner__isnull=True)]
+    return [] if sees_house(viewer) else house_names()
 
 
 def head_to_head(

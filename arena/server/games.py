@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from arena.results.store import DATABASE, base_name, open_existing
-from arena.server.accounts import sees_private
-from arena.server.errors import NotFound
+from arena.server.accounts import sees_house, sees_private
+from arena.server.errors import NotFound, NotYours
 
 #: ``GET /api/v1/games``'s default and largest ``limit``.
 DEFAULT_LIMIT = 20
@@ -38,6 +38,13 @@ def owners(names: Iterable[str]) -> dict[str, Any]:
         bot.key: bot.owner for bot in Bot.objects.select_related("owner").filter(key__in=keys)
     }
     return {name: by_key.get(base_name(name).lower()) for name in names}
+
+
+def house_names() -> list[str]:
+    """The house bots' names (their league names: a house bot has one version)."""
+    from arena.server.web.models import Bot  # noqa: PLC0415 - Django, set up by the caller
+
+    return [bot.name for bot in Bot.objects.filter(owner__isnull=True)]
 
 
 def league_names(bot: str) -> list[str]:
@@ -62,9 +69,10 @@ def recent(
     newest first, as ``viewer`` may see them (see the module)."""
     if not (folder / DATABASE).is_file():
         return []
+    apart = () if sees_house(viewer) else house_names()
     store = open_existing(folder)
     try:
-        games = store.guarded(lambda: store.recent(bots, limit))
+        games = store.guarded(lambda: store.recent(bots, limit, apart))
     finally:
         store.close()
     owner_of = owners(seat["bot"] for game in games for seat in game["seats"])
@@ -109,6 +117,9 @@ def replay(folder: Path, game_id: str, viewer: Any | None) -> bytes:
     if path is None or not path.is_relative_to(folder.resolve()) or not path.is_file():
         raise NotFound(f"no game {game_id!r} here")
     lines = [json.loads(line) for line in path.read_bytes().splitlines() if line.strip()]
+    seated = {player["name"] for player in lines[0].get("players", [])} if lines else set()
+    if seated and not sees_house(viewer) and set(house_names()) >= seated:
+        raise NotYours("a game of house bots alone: its results are the organizers' here")
     return b"".join(
         json.dumps(line, separators=(",", ":")).encode() + b"\n" for line in redacted(lines, viewer)
     )
