@@ -24,6 +24,7 @@ from tests.test_server import (
     zipped,
 )
 from tests.test_server_ladder import FIRST_LEGAL, played_by, until
+from tests.test_server_pages import Person
 
 pytestmark = E2E
 
@@ -212,6 +213,10 @@ def assert_house_hidden(running: Server, olga: str, ann: str, alone: str) -> Non
     assert running.text(f"/games/{alone}")[0] == 403
     page = running.text("/")[1]
     assert "/bots/annbot" in page and "/bots/rando" not in page
+    signed_in = Person(running)  # a signed-in page is made for its viewer, not cached
+    assert signed_in.post("/login", {"username": "ann", "password": PASSWORD})[0] == 200
+    page = signed_in.get("/")[2]
+    assert "/bots/annbot" in page and "/bots/rando" not in page and ">ann<" in page
     rivals = running.text("/bots/annbot")[1].split('<table id="rivals">')[1].split("</table>")[0]
     assert "bobbot" in rivals and "rando" not in rivals and "randy" not in rivals, rivals
     rows = running.call("GET", "/api/v1/leaderboard", token=olga)[1]
