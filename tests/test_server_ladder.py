@@ -9,6 +9,8 @@ import signal
 import socket
 import sqlite3
 import stat
+import subprocess
+import sys
 import tarfile
 import time
 from contextlib import closing
@@ -20,6 +22,8 @@ from tests.test_server import (
     CONFIG,
     KIT,
     PASSWORD,
+    Server,
+    answers,
     arena,
     author,
     free_port,
@@ -156,6 +160,41 @@ def test_an_organizer_pauses_the_ladder_and_disables_a_bot(tmp_path: Path) -> No
     finally:
         running.process.send_signal(signal.SIGINT)
         assert running.process.wait(timeout=60) == 130
+
+
+def test_a_server_started_with_sigint_ignored_still_pauses_its_ladder(tmp_path: Path) -> None:
+    """A shell script's `arena serve ... &` starts the server with SIGINT ignored, and its
+    children inherit that; the ladder is stopped for a pause by a SIGINT of its own, which
+    must arrive all the same."""
+    league = CONFIG.replace("players = 3\n", "players = 2\ndeals = 1\nmove_ms = 50\n")
+    league += '[[bots]]\nname = "rando"\ncommand = "python3 -m arena.samples.random_bot"\n'
+    config = tmp_path / "club.toml"
+    config.write_text(league)
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "arena", "serve", str(config), "--port", str(port)],
+        cwd=tmp_path, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),  # noqa: PLW1509
+    )  # fmt: skip
+    running = Server(tmp_path / "results" / "club", config, port, process)
+    try:
+        running.stderr_until("arena serve: ")
+        answers(running.url)
+        code = running.invite("olga", "organizer")
+        _, joined = running.call("POST", "/api/v1/join", {"code": code, "user": "olga",
+                                                         "password": PASSWORD})  # fmt: skip
+        until(lambda: done_games(running.folder) > 0)
+        assert (
+            running.call("POST", "/api/v1/ladder", {"paused": True}, token=joined["token"])[0]
+            == 200
+        )
+        running.stderr_until("the ladder is paused")
+        held = done_games(running.folder)
+        time.sleep(2.5)
+        assert done_games(running.folder) == held, "no game while paused"
+    finally:
+        process.terminate()
+        assert process.wait(timeout=60) == 143
 
 
 def test_a_backup_taken_while_it_runs_restores_the_competition(tmp_path: Path) -> None:

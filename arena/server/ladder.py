@@ -315,14 +315,23 @@ class Watch:
         self._done = threading.Event()
         self._main = threading.main_thread().ident
         self._thread = threading.Thread(target=self._watch, name="watch", daemon=True)
+        self._ignored = False
 
     def __enter__(self) -> Watch:
+        # A server started with SIGINT ignored (a shell script's `arena serve ... &`)
+        # passes that on to its children, and the interruption would never arrive: a
+        # pause, a freeze or a newer version would stop nothing. Heard while watching.
+        self._ignored = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+        if self._ignored:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         self._thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._done.set()
         self._thread.join()
+        if self._ignored:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def _watch(self) -> None:
         from django.db import connection  # noqa: PLC0415
