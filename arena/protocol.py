@@ -13,14 +13,16 @@ import json
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import fastjsonschema
-import jsonschema
 import orjson
 
 from arena import shipped
 from arena.errors import BotFault, FaultKind, ProtocolError
+
+if TYPE_CHECKING:
+    import jsonschema
 
 PROTOCOL_VERSION = 1
 SCHEMA_DIR = shipped("schemas", "protocol/schemas")
@@ -136,6 +138,8 @@ def reply_validator(kind: str) -> Callable[[Any], Any]:
 @cache
 def full_validator(name: str) -> jsonschema.Draft7Validator:
     """The reference (jsonschema) validator of the named schema, for tests and tools."""
+    import jsonschema  # noqa: PLC0415 - tests and tools only: 0.2 s no command need pay
+
     schema = load_schema(name)
     jsonschema.Draft7Validator.check_schema(schema)
     return jsonschema.Draft7Validator(schema)

@@ -10,23 +10,13 @@ one (``commnd`` is a typo of ``command``, and naming it helps more).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Final
+from functools import cache
+from typing import TYPE_CHECKING, Any, Final
 
-import jsonschema
-from jsonschema.exceptions import ValidationError, best_match, by_relevance
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
 
 JSON = dict[str, Any]
-
-#: Whole numbers are ints (draft 7 would also take 4.0, which arena would not).
-_CHECKER = jsonschema.Draft7Validator.TYPE_CHECKER.redefine(
-    "integer", lambda _, value: isinstance(value, int) and not isinstance(value, bool)
-)
-_Validator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-    jsonschema.Draft7Validator, type_checker=_CHECKER
-)
-
-#: Of two problems at one level, an unknown key first.
-_RELEVANCE = by_relevance(strong=frozenset({"additionalProperties"}))
 
 _KINDS: Final = {
     "integer": "a whole number",
@@ -44,8 +34,29 @@ def problem(schema: JSON, data: JSON, *, patterns: Mapping[str, str] = {}) -> st
     ``patterns``: for a value that breaks a ``pattern`` of the schema, what it is
     told (a template of ``{value}``), by the pattern; others "must not be blank".
     """
-    error = best_match(_Validator(schema).iter_errors(data), key=_RELEVANCE)
+    from jsonschema.exceptions import best_match  # noqa: PLC0415 - see _validator
+
+    validator, relevance = _validator()
+    error = best_match(validator(schema).iter_errors(data), key=relevance)
     return None if error is None else _explained(error, patterns)
+
+
+@cache
+def _validator() -> tuple[Any, Any]:
+    """Draft 7 with whole numbers as ints (draft 7 would also take 4.0, which arena would
+    not), and the relevance that puts an unknown key first of two problems at one level.
+    Made when a file is first checked: importing jsonschema takes 0.2 s, which commands
+    that read no config (``arena leaderboard``) need not pay."""
+    import jsonschema  # noqa: PLC0415
+    from jsonschema.exceptions import by_relevance  # noqa: PLC0415
+
+    checker = jsonschema.Draft7Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _, value: isinstance(value, int) and not isinstance(value, bool)
+    )
+    validator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+        jsonschema.Draft7Validator, type_checker=checker
+    )
+    return validator, by_relevance(strong=frozenset({"additionalProperties"}))
 
 
 def _where(path: Iterable[Any]) -> str:
