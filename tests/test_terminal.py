@@ -53,11 +53,13 @@ class Terminal:
         )
         return done.stdout
 
-    def wait_for(self, text: str, timeout_s: float = 20.0) -> str:
+    def wait_for(self, text: str, timeout_s: float = 20.0, *, after: str = "") -> str:
+        """The screen once ``text`` shows (below ``after``, where given: a program
+        prints a line and its prompt apart, and tmux may show the screen between)."""
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             screen = self.screen()
-            if text in screen:
+            if after in screen and text in screen[screen.index(after) :]:
                 return screen
             time.sleep(0.05)
         raise AssertionError(f"{text!r} did not show; the screen:\n{self.screen()}")
@@ -90,7 +92,7 @@ def test_replay_step_prompts_and_quits(tmp_path: Path, replay: Path, key: str, s
         screen = terminal.wait_for("-- Enter: next trick, q: quit --")
         assert "Trick 1: " in screen and "Trick 2: " not in screen
         terminal.keys("Enter")
-        screen = terminal.wait_for("Trick 2: ")
+        screen = terminal.wait_for("-- Enter: next trick, q: quit --", after="Trick 2: ")
         assert screen.count("-- Enter: next trick, q: quit --") == 1, "the prompt is cleared"
         terminal.keys(key)
         screen = terminal.wait_for("exit=")
