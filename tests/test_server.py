@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import pytest
@@ -908,15 +909,21 @@ def test_a_machine_whose_sandbox_cannot_hold_strangers_is_refused_in_one_line() 
 def test_ranked_follows_the_reference_match_and_head_to_head_reads_the_pairs(
     tmp_path: Path,
 ) -> None:
-    from arena.server.verdicts import ranked_by, running_verdict  # noqa: PLC0415
+    from arena.server.verdicts import ranked, running_verdict  # noqa: PLC0415
+
+    def authors(verdict: str) -> SimpleNamespace:
+        """An author's version whose reference verdict is ``verdict``."""
+        return SimpleNamespace(reference=verdict, bot=SimpleNamespace(owner_id=7))
 
     won = running_verdict("ref").replace('"running"', '"H1"')
-    assert ranked_by(won, "ref") and ranked_by("", None), "without a reference, all are"
-    assert not ranked_by(running_verdict("ref"), "ref"), "not while it runs"
-    assert not ranked_by(won.replace('"H1"', '"H0"'), "ref")
-    assert not ranked_by(won, "other"), "a win against an earlier reference does not count"
-    assert not ranked_by("", "ref"), "no match yet"
-    assert not ranked_by(won.replace('"against": "ref"', '"against": "refx"'), "ref")
+    assert ranked(authors(won), "ref") and ranked(authors(""), None), "without one, all are"
+    assert not ranked(authors(running_verdict("ref")), "ref"), "not while it runs"
+    assert not ranked(authors(won.replace('"H1"', '"H0"')), "ref")
+    assert not ranked(authors(won), "other"), "a win against an earlier reference does not count"
+    assert not ranked(authors(""), "ref"), "no match yet"
+    assert not ranked(authors(won.replace('"against": "ref"', '"against": "refx"')), "ref")
+    house = SimpleNamespace(reference="", bot=SimpleNamespace(owner_id=None))
+    assert ranked(house, "ref") and ranked(None, "ref"), "a house bot is, without a match"
     with closing(sqlite3.connect(tmp_path / "results.sqlite")) as db:
         db.execute("CREATE TABLE pairs (a TEXT, b TEXT, above INTEGER, games INTEGER)")
         db.executemany(

@@ -19,7 +19,7 @@ from arena.server.verdicts import (
     end_left,
     mark_unmatched,
     next_test,
-    ranked_by,
+    ranked,
     running_verdict,
 )
 
@@ -59,7 +59,9 @@ def scenario(where: str) -> None:
     assert next_test("rando") == (second, REFERENCE), "the reference match first"
     decided = running_verdict("rando").replace('"running"', '"H1"')
     Version.objects.filter(pk=second.pk).update(reference=decided)
-    assert next_test("rando") == (second, PREVIOUS) and ranked_by(decided, "rando")
+    assert next_test("rando") == (second, PREVIOUS) and ranked(fresh(second), "rando")
+    # A house bot (the reference among them), or one the league knows by name only, is.
+    assert ranked(Version(bot=Bot(key="rando", name="rando")), "rando") and ranked(None, "rando")
     # The key compared exactly: a match against "Rando" says nothing of "rando".
     Version.objects.filter(pk=second.pk).update(reference=decided.replace("rando", "Rando"))
     assert mark_unmatched("rando") == 1 and fresh(second).reference == running_verdict("rando")
@@ -69,7 +71,7 @@ def scenario(where: str) -> None:
     Version.objects.filter(pk=second.pk).update(status="retired")
     assert next_test("rando") is None and end_left() == 1 and end_left() == 0
     left = fresh(second)
-    assert '"result": "inconclusive"' in left.verdict and not ranked_by(left.reference, "rando")
+    assert '"result": "inconclusive"' in left.verdict and not ranked(left, "rando")
     assert '"result": "inconclusive"' in left.reference
     # Made active again: its reference match plays again (the previous test's verdict stays).
     activate(User.objects.create(username="olga", is_staff=True), left)
@@ -82,7 +84,8 @@ def scenario(where: str) -> None:
     Version.objects.filter(pk=second.pk).update(reference=decided)
     assert reference_of(fresh(second)) is not None
     settings.ARENA["server"]["reference_bot"] = "randy"
-    assert reference_of(fresh(second)) is None and not ranked_by(decided, "randy")
+    assert reference_of(fresh(second)) is None and not ranked(fresh(second), "randy")
+    assert ranked(fresh(second), None), "without a reference bot every version is ranked"
     print("scenario passed")
 
 

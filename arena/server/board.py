@@ -94,7 +94,7 @@ def leaderboard(folder: Path, viewer: Any | None) -> list[dict[str, Any]]:
     """The rows as ``viewer`` (a user, or None) may see them (see the module)."""
     from django.conf import settings  # noqa: PLC0415
 
-    from arena.server.verdicts import ranked_by  # noqa: PLC0415
+    from arena.server import verdicts  # noqa: PLC0415
     from arena.server.web.models import Version  # noqa: PLC0415 - Django, set up by the caller
 
     reference = settings.ARENA["server"]["reference_bot"]
@@ -109,8 +109,7 @@ def leaderboard(folder: Path, viewer: Any | None) -> list[dict[str, Any]]:
         version = versions.get(row["bot"])
         owner = None if version is None or version.bot.owner is None else version.bot.owner
         status = version.status if version is not None else "active"
-        # A house bot (no version row, or no owner) is always ranked; see reference_bot.
-        ranked = version is None or owner is None or ranked_by(version.reference, reference)
+        ranked = verdicts.ranked(version, reference)
         rows.append(
             {
                 **row,

@@ -19,7 +19,7 @@ With a ``reference_bot``, each active version also plays that house bot in
 the same kind of match (its verdict is the version's ``reference``, its
 folder ``DIR/matches/reference/REF/BOT-N``, its margin elo1 20:
 :data:`REFERENCE_TEST`), and it is ``ranked`` once
-that match ends H1 (:func:`ranked_by`): placing above a bot by chance in a
+that match ends H1 (:func:`ranked`): placing above a bot by chance in a
 few games ranks no one. That match runs first, since a ranking is what a
 class is graded by. A version from before the reference was named or
 changed gets its match when the child looks for work
@@ -106,19 +106,20 @@ def against_prefix(reference: str) -> str:
     return json.dumps({"against": reference})[:-1] + ","
 
 
-def ranked_by(reference_verdict: str, reference: str | None) -> bool:
-    """Whether a version whose ``reference`` verdict (JSON, or "") is this is ranked: yes
-    without a reference bot, else once its match against ``reference`` ended H1."""
-    if reference is None:
+def ranked(version: Any | None, reference: str | None) -> bool:
+    """Whether ``version`` is ranked: yes without a reference bot, for a house bot (no
+    owner; the reference among them) and for a bot with no version row (a house bot
+    the league knows by name only), else once its match against ``reference`` ended H1.
+    The board and the API ask here, so the two never disagree."""
+    if reference is None or version is None or version.bot.owner_id is None:
         return True
-    return reference_verdict.startswith(against_prefix(reference)) and (
-        '"result": "H1"' in reference_verdict
-    )
+    verdict: str = version.reference
+    return verdict.startswith(against_prefix(reference)) and '"result": "H1"' in verdict
 
 
 def _against(reference: str) -> tuple[Any, str]:
     """The head of a version's ``reference`` verdict as SQL compares it, and what it is
-    against ``reference``: an exact (case-sensitive) comparison, as :func:`ranked_by`
+    against ``reference``: an exact (case-sensitive) comparison, as :func:`ranked`
     makes (LIKE, which ``startswith`` is on SQLite, ignores case)."""
     from django.db.models.functions import Substr  # noqa: PLC0415
 

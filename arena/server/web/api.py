@@ -278,13 +278,10 @@ def reference_of(version: Any) -> dict[str, Any] | None:
 
 def ranked(version: Any) -> bool:
     """The contract's ``ranked``: false until a paired match against the
-    ``reference_bot`` ended H1 (:func:`arena.server.verdicts.ranked_by`); true without
-    one, and for the house bots (the reference among them)."""
-    from arena.server.verdicts import ranked_by  # noqa: PLC0415
+    ``reference_bot`` ended H1 (:func:`arena.server.verdicts.ranked`)."""
+    from arena.server import verdicts  # noqa: PLC0415
 
-    if version.bot.owner_id is None:
-        return True
-    return ranked_by(version.reference, settings.ARENA["server"]["reference_bot"])
+    return verdicts.ranked(version, settings.ARENA["server"]["reference_bot"])
 
 
 @api("POST", auth=True)
