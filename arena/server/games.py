@@ -47,6 +47,13 @@ def house_names() -> list[str]:
     return [bot.name for bot in Bot.objects.filter(owner__isnull=True)]
 
 
+def house_bot(bot: str) -> Any | None:
+    """The house bot called ``bot`` (any case), or None where it is an author's or none."""
+    from arena.server.web.models import Bot  # noqa: PLC0415 - Django, set up by the caller
+
+    return Bot.objects.filter(key=bot.lower(), owner__isnull=True).first()
+
+
 def league_names(bot: str) -> list[str]:
     """The league names of bot ``bot`` (any case): ``BOT`` and each later ``BOT@N``.
 

@@ -209,12 +209,8 @@ def games_view(request: HttpRequest) -> HttpResponse:
     if not given.isdigit() or not 1 <= int(given) <= games.MOST:
         raise Refused(f"limit must be a whole number from 1 to {games.MOST}, not {given!r}")
     bot = request.GET.get("bot")
-    if bot is not None:
-        from arena.server.web.models import Bot  # noqa: PLC0415
-
-        house = Bot.objects.filter(key=bot.lower(), owner__isnull=True).first()
-        if house is not None:
-            shown(house, viewer)
+    if bot is not None and (house := games.house_bot(bot)) is not None:
+        shown(house, viewer)
     names = None if bot is None else games.league_names(bot)
     found = games.recent(
         Path(settings.ARENA["folder"]), names, int(given), viewer, settings.ARENA["url"]
@@ -527,7 +523,8 @@ def find_version(name: str) -> Any:
     Raises:
         NotFound: no such version.
     """
-    from arena.server.web.models import Bot, Version  # noqa: PLC0415
+    from arena.server import games  # noqa: PLC0415
+    from arena.server.web.models import Version  # noqa: PLC0415
 
     bot, _, number = name.partition("@")
     if number and not number.isdigit():
@@ -540,7 +537,7 @@ def find_version(name: str) -> Any:
     if number == "1":  # the first version is called BOT, not BOT@1
         raise NotFound(f"no version {name!r} here")
     if found is None and not number:  # a house bot: one version, always active
-        house = Bot.objects.filter(key=bot.lower(), owner__isnull=True).first()
+        house = games.house_bot(bot)
         found = None if house is None else Version(bot=house, number=1, status="active")
     if found is None:
         raise NotFound(f"no version {name!r} here")
