@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
 
@@ -28,7 +29,15 @@ from click.testing import CliRunner
 from arena.cli import main
 from arena.events.schedule import ScheduleError, deal_set_seed
 from arena.results.ratings import Environment
-from arena.results.store import BotRecord, Finished, Store, StoreError, open_existing
+from arena.results.store import (
+    CLOSED,
+    BotRecord,
+    Finished,
+    Store,
+    StoreError,
+    open_existing,
+    untouched,
+)
 from arena.tournament.schedule import round_robin_games
 from tests.system import E2E
 
@@ -262,8 +271,8 @@ def kill_9_during(
     while time.monotonic() < deadline and (done < after or (mid_round and not partly)):
         time.sleep(0.02)
         if database.exists():
-            try:
-                with sqlite3.connect(database) as db:
+            try:  # closed at once: a connection left open keeps the WAL past the rerun
+                with closing(sqlite3.connect(database)) as db:
                     done = db.execute("SELECT count(*) FROM games WHERE status='done'").fetchone()[
                         0
                     ]
@@ -284,9 +293,11 @@ def test_kill_9_then_rerun_gives_the_uninterrupted_leaderboard(tmp_path: Path) -
     env = {**os.environ, "TMPDIR": str(scratch)}
     done = kill_9_during(common, folder, after=10, env=env)
     assert 10 <= done < 72, f"the kill came at {done} games"
+    assert not untouched(folder), "a killed run leaves no mark: the resume checks every page"
     rerun = [sys.executable, "-m", "arena", "tournament", *common, "--out", str(folder)]
     again = subprocess.run(rerun, env=env, capture_output=True, text=True, check=False)
     assert again.returncode == 0, again.stderr
+    assert untouched(folder), "a run that ends closes its store whole"
     # What the killed run left (it could not clean up) the rerun reaped.
     assert list(scratch.iterdir()) == [] and running_in(scratch) == []
     scratch.rmdir()
@@ -780,6 +791,40 @@ def test_a_damaged_store_is_named_and_never_changed(tmp_path: Path) -> None:
         assert code == 1 and damaged in output and len(output.strip().splitlines()) == 1, output
     assert fingerprint(tmp_path / "games") == before
     assert not (tmp_path / "games" / "report.html").exists()
+
+
+def test_only_a_store_written_since_its_run_closed_it_is_checked_page_by_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite's full check reads every page (9.1 s at a million games): a resume or a
+    report of a file as the run that closed it left it checks the board tables only; a
+    file written since (a mtime that moved), or one no run closed whole, every page."""
+    checks: list[bool] = []
+    real = Store.check
+
+    def spy(store: Store, *, full: bool) -> None:
+        checks.append(full)
+        real(store, full=full)
+
+    monkeypatch.setattr(Store, "check", spy)
+    folder = tmp_path / "t"
+    args = ["tournament", *BOTS, "--players", "3", "--deals", "2", "--quiet", "--out", str(folder)]
+    assert run_cli(*args)[0] == 0 and checks == [], "a new store has nothing to check"
+    assert untouched(folder)
+    for command in (args, ["report", str(folder)]):
+        checks.clear()
+        assert run_cli(*command)[0] == 0 and checks == [False], command
+    path = folder / "results.sqlite"
+    later = path.stat().st_mtime_ns + 1_000_000
+    os.utime(path, ns=(later, later))
+    assert not untouched(folder)
+    for command in (["report", str(folder)], args, args):
+        checks.clear()
+        assert run_cli(*command)[0] == 0 and checks == [True], command
+        # The first two see the file written since; the resume marks it closed again,
+        # so only a marker gone (a run killed) makes the third check every page.
+        if command is args:
+            (folder / CLOSED).unlink()
 
 
 def test_a_signal_while_workers_wait_for_a_swiss_round_stops_cleanly(tmp_path: Path) -> None:

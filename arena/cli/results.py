@@ -18,7 +18,7 @@ from arena.report.html import leaderboard_table, page, pairwise_table
 from arena.report.leaderboard import played, render_document
 from arena.report.match_report import match_page
 from arena.report.tournament_report import MAX_REPLAYS, report_page
-from arena.results.store import open_existing
+from arena.results.store import open_existing, untouched
 
 
 @command()
@@ -53,7 +53,7 @@ def report(folder: Path, output: Path | None, max_replays: int) -> None:
     """
     store = open_existing(folder)
     try:
-        store.check(full=True)
+        store.check(full=not untouched(folder))
         config = store.guarded(partial(store.meta, "config"))
         if "match" in config:  # a match's folder: the test and its units
             title = f"Match: {folder.resolve().name}"

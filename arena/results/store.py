@@ -47,6 +47,14 @@ CORRUPT = (11, 26)
 DATABASE = "results.sqlite"
 #: The tables ``arena leaderboard`` reads: small, so a quick check of them costs little.
 BOARD_TABLES = ("meta", "bots", "standings", "pairs")
+#: Written beside results.sqlite when a run closes it whole (no WAL left): the file's size,
+#: mtime and inode then. A resume or a report that finds the file as that run left it
+#: checks the board tables only (:meth:`Store.check`), not every page: SQLite's full
+#: check grows with the games (9.1 s at a million, the resume 10.4 s in all). A file
+#: written since by anything (a crash mid-run, a copy, a program that damaged it) gets the
+#: full check; damage that leaves size and mtime alone (a failing disk) is met by the
+#: reads that touch it (:meth:`Store.guarded`).
+CLOSED = "results.sqlite.closed"
 
 SCHEMA = """
 CREATE TABLE meta (
@@ -237,6 +245,8 @@ class Store:
         #: started at the first finished game.
         self._commit: GroupCommit | None = None
         self._environment = Environment(**self.meta("environment"))
+        #: Whether closing marks the file as left whole (:data:`CLOSED`): a run's store.
+        self.closes_clean = False
 
     # ------------------------------------------------------------------ opening
 
@@ -279,13 +289,16 @@ class Store:
         except (sqlite3.Error, json.JSONDecodeError, KeyError, TypeError) as error:
             raise StoreError(f"{path}: not a usable results store: {error}") from None
         if exists:
-            store.check(full=True)  # a damaged store is refused before anything is written
+            # A damaged store is refused before anything is written.
+            store.check(full=not untouched(folder))
+            (folder / CLOSED).unlink(missing_ok=True)  # until this run closes it whole
             store._check_same(config, bots, growable, kind)
             store.db.execute(FAULTED_INDEX)  # a folder made before it: built once, here
             store.db.execute(BOT_GAMES_INDEX)  # likewise
             if store.meta("schema_version") == 1:
                 store._migrate_v1()
             store.grow(config, bots, environment, growable)
+        store.closes_clean = True
         return store
 
     def grow(
@@ -943,14 +956,19 @@ class Store:
         return damaged_store(self.folder / DATABASE, problem)
 
     def close(self) -> None:
-        """Commit what is recorded, and close the database."""
+        """Commit what is recorded, and close the database (a run's store, closed whole:
+        marked so, :data:`CLOSED`)."""
+        whole = False
         try:
             if self._commit is not None:
                 with self._writing():
                     self._commit.close()
+            whole = True
         finally:
             self._commit = None
             self.db.close()
+        if whole and self.closes_clean:
+            _mark_closed(self.folder)
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -1011,6 +1029,36 @@ def open_existing(folder: Path) -> Store:
         raise StoreError(f"{path}: not a usable results store: {error}") from None
     except (sqlite3.Error, json.JSONDecodeError, KeyError, TypeError) as error:
         raise StoreError(f"{path}: not a usable results store: {error}") from None
+
+
+def _fingerprint(path: Path) -> dict[str, int]:
+    """What says a file was written since: its size, mtime and inode."""
+    found = path.stat()
+    return {"size": found.st_size, "mtime_ns": found.st_mtime_ns, "inode": found.st_ino}
+
+
+def _mark_closed(folder: Path) -> None:
+    """Write :data:`CLOSED` for ``folder``'s results.sqlite, where its WAL is gone (a
+    reader still open keeps it: the next open checks the whole file, as it must)."""
+    wal = folder / (DATABASE + "-wal")
+    if wal.exists() and wal.stat().st_size:
+        return
+    marker = folder / CLOSED
+    partial = marker.with_name(marker.name + ".partial")
+    partial.write_text(json.dumps(_fingerprint(folder / DATABASE)))
+    partial.replace(marker)
+
+
+def untouched(folder: Path) -> bool:
+    """Whether ``folder``'s results.sqlite is as the run that closed it last left it
+    (:data:`CLOSED`), with nothing in a WAL since."""
+    try:
+        left = json.loads((folder / CLOSED).read_text())
+        wal = folder / (DATABASE + "-wal")
+        pending = wal.exists() and wal.stat().st_size > 0
+        return not pending and bool(left == _fingerprint(folder / DATABASE))
+    except (OSError, ValueError):
+        return False
 
 
 def damaged_store(path: Path, problem: str) -> StoreDamaged:
