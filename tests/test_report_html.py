@@ -12,6 +12,7 @@ import re
 import sqlite3
 import zlib
 from collections.abc import Callable
+from contextlib import closing
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ import pytest
 from arena.game import Rules
 from arena.players import RandomPlayer
 from arena.referee import play_game, read_replay
+from arena.report import tournament_report
 from arena.report.html import (
     BANDS_AT_REST,
     BAR_WIDTH,
@@ -322,6 +324,41 @@ def test_arena_report_of_a_tournament_with_a_faulty_bot(tmp_path: Path) -> None:
     assert code == 1
     error = "Error: cannot write /nonexistent/r.html: No such file or directory"
     assert output.splitlines()[-1] == error
+
+
+def test_a_report_of_more_games_than_it_lists_lists_faults_first_then_a_spread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A million games' list made a page of 146 MB: past LISTED_GAMES (or --max-replays)
+    the list holds a sample, says so, and stays what the store holds for those games."""
+    monkeypatch.setattr(tournament_report, "LISTED_GAMES", 5)
+    bots = [arg for name in "abc" for arg in ("--bot", f"{name}={C_BOT}")]
+    code, output = run_cli("tournament", *bots, "--players", "3", "--deals", "6",
+                           "--out", str(tmp_path / "big"), "--quiet")  # fmt: skip
+    assert code == 0, output
+    code, output = run_cli("report", str(tmp_path / "big"), "--max-replays", "2")
+    assert code == 0, output
+    text = (tmp_path / "big" / "report.html").read_text()
+    listed = embedded(text, "game-list")["games"]
+    assert [game["n"] for game in listed] == [0, 4, 8, 12, 16], "spread over the 18"
+    assert "This list holds 5 of the 18 finished games" in text
+    assert len(embedded(text, "replays")) == 2 and "the replays of 2 of the 5" in text
+    store = open_existing(tmp_path / "big")
+    try:
+        whole = {game["ordinal"]: game for game in store.games()}
+        assert store.games([4, 8]) == [whole[4], whole[8]]
+        with closing(sqlite3.connect(tmp_path / "big" / "results.sqlite")) as db:
+            db.execute("UPDATE seats SET fault_kind = 'timeout' WHERE game IN (7, 9)")
+            db.commit()
+        assert store.sample(5) == [0, 6, 7, 9, 12], "the faulted games, then 3 spread"
+        assert store.sample(2) == [7, 9], "with no room left, the faulted ones alone"
+    finally:
+        store.close()
+    code, output = run_cli("report", str(tmp_path / "big"), "--max-replays", "20")
+    assert code == 0, output
+    text = (tmp_path / "big" / "report.html").read_text()
+    assert len(embedded(text, "game-list")["games"]) == 18, "--max-replays past it: all"
+    assert "This list holds" not in text
 
 
 def test_history_keeps_at_most_the_points_asked_and_the_last(tmp_path: Path) -> None:

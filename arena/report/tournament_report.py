@@ -31,6 +31,9 @@ MAX_REPLAYS = 10_000
 #: Characters of the bots' stderr lines (kept with their moves) one report carries, all
 #: games together; later games' replays are embedded without them.
 REPORT_LOG_CHARS = 2_000_000
+#: Games a report lists, at most (or ``max_replays``, where more): a million games' list
+#: made a page of 146 MB in 42 s. Past it, the list holds a sample (:meth:`Store.sample`).
+LISTED_GAMES = 20_000
 #: Bots in the score chart (the leaderboard's top): more lines than this are a tangle.
 CHART_TOP = 12
 #: Bots in the who-places-above-whom heat map (the leaderboard's top).
@@ -96,9 +99,10 @@ def report_page(
         else "<p>The bots ran unconfined (--no-sandbox).</p>"
     )
     details = store.fault_details()
-    finished = store.games()
+    listed = max(LISTED_GAMES, max_replays)
+    finished = store.games(store.sample(listed) if done > listed else None)
     wanted = chosen(finished, max_replays, first=first_fault_games(details))
-    games, notices = games_section(finished, folder, max_replays, wanted=wanted)
+    games, notices = games_section(finished, folder, max_replays, wanted=wanted, total=done)
     charted, mapped = bots[:CHART_TOP], bots[:HEAT_MAP_TOP]
     sections = [
         ("Leaderboard", leaderboard_table(rows)),
@@ -186,13 +190,21 @@ def games_section(
     max_replays: int,
     *,
     wanted: list[dict[str, Any]] | None = None,
+    total: int | None = None,
 ) -> tuple[str, list[str]]:
     """The sortable, filterable list of ``games`` and the viewer their replays open in,
     and a notice for replays that could not be read. ``wanted``: the games whose replays
     go in the page, where the caller chose them (default: :func:`chosen`'s
-    ``max_replays``)."""
+    ``max_replays``); ``total``: the finished games, where ``games`` is a sample."""
     if not games:
         return "<p>No game has finished yet.</p>", []
+    sampled = ""
+    if total is not None and total > len(games):
+        sampled = (
+            f"<p>This list holds {len(games):,} of the {total:,} finished games: those with "
+            "a fault first, then games spread evenly over the schedule. <code>arena replay "
+            "DIR --game ID</code> shows any game.</p>\n"
+        )
     bots = sorted({seat["bot"] for game in games for seat in game["seats"]})
     if wanted is None:
         wanted = chosen(games, max_replays)
@@ -207,7 +219,7 @@ def games_section(
         if why_fewer
         else f"all {len(games)}"
     )
-    intro = (
+    intro = sampled + (
         f"<p>Choose a game to watch it below; the replays of {count} finished games are "
         "in this page. Click a column's heading to sort by it.</p>"
     )

@@ -670,21 +670,50 @@ class Store:
             )
         return {(a, b): (above, games) for a, b, above, games in rows}
 
-    def games(self) -> list[dict[str, Any]]:
-        """Every finished game in schedule order, with its seats (bot, placement, fault kind)."""
+    def games(self, ordinals: Sequence[int] | None = None) -> list[dict[str, Any]]:
+        """Every finished game (or those of ``ordinals``) in schedule order, with its seats
+        (bot, placement, fault kind)."""
         self.flush()
         keys = ("ordinal", "id", "deal_set", "rotation", "decisions", "duration_ms", "replay")
         games: list[dict[str, Any]] = []
+        among = "" if ordinals is None else "AND g.ordinal IN (SELECT value FROM json_each(?)) "
         for *game, bot, place, fault in self.db.execute(
             "SELECT g.ordinal, g.id, g.deal_set, g.rotation, g.decisions, g.duration_ms, "
             "g.replay, s.bot, s.placement, s.fault_kind FROM games g "
-            "JOIN seats s ON s.game = g.ordinal WHERE g.status = 'done' "
-            "ORDER BY g.ordinal, s.seat"
+            f"JOIN seats s ON s.game = g.ordinal WHERE g.status = 'done' {among}"
+            "ORDER BY g.ordinal, s.seat",
+            () if ordinals is None else (json.dumps(list(ordinals)),),
         ):
             if not games or games[-1]["ordinal"] != game[0]:
                 games.append({**dict(zip(keys, game, strict=True)), "seats": []})
             games[-1]["seats"].append({"bot": bot, "placement": place, "fault": fault})
         return games
+
+    def sample(self, most: int) -> list[int]:
+        """At most ``most`` finished games' ordinals, for a page that cannot list them all:
+        the earliest games with a fault first (each bot's first faults among them), then
+        games spread evenly over the schedule."""
+        self.flush()
+        faulted = [
+            int(ordinal)
+            for (ordinal,) in self.db.execute(
+                "SELECT DISTINCT game FROM seats WHERE fault_kind IS NOT NULL ORDER BY game "
+                "LIMIT ?",
+                (most,),
+            )
+        ]
+        room = most - len(faulted)
+        if room <= 0:
+            return faulted
+        step = max(1, -(-self.done() // room))
+        spread = [
+            int(ordinal)
+            for (ordinal,) in self.db.execute(
+                "SELECT ordinal FROM games WHERE status = 'done' AND ordinal % ? = 0 LIMIT ?",
+                (step, room),
+            )
+        ]
+        return sorted(set(faulted) | set(spread))
 
     def placed(self, first: int, last: int) -> Iterator[Placed]:
         """The finished games of ordinals ``first`` .. ``last``, in schedule order (a
