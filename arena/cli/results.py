@@ -43,8 +43,9 @@ def report(folder: Path, output: Path | None, max_replays: int) -> None:
 
     The leaderboard with rating bars, each bot's rating over the games (mu
     with a band of mu +/- 3 sigma), who places above whom, faults by kind,
-    the sandbox layers, and every game in a list to sort and filter, each
-    opening in the replay viewer.
+    the sandbox layers, and the games in a list to sort and filter (past
+    20,000, a sample: those with a fault, then a spread), each opening in
+    the replay viewer.
 
     \b
     Example:
