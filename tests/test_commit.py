@@ -173,7 +173,8 @@ def test_a_new_store_appears_whole_and_a_cut_making_leaves_nothing(
     assert not (tmp_path / "results.sqlite").exists()
     monkeypatch.setattr(store_module, "_create", made)
     make_store(tmp_path).close()  # the rerun makes it, the cut one's leftovers cleared
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["results.sqlite"]
+    left = sorted(path.name for path in tmp_path.iterdir())
+    assert left == ["results.sqlite", "results.sqlite.closed"], "and its mark: closed whole"
     with sqlite3.connect(tmp_path / "results.sqlite") as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("SELECT count(*) FROM games").fetchone()[0] == len(SCHEDULE)
