@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -130,6 +131,34 @@ def test_the_wal_is_truncated_past_its_limit_while_two_connections_write(
     store.flush()
     assert done_in_file(tmp_path) == len(games)
     assert wal.stat().st_size <= commit.WAL_LIMIT
+    store.close()
+
+
+def test_a_reader_keeps_the_wal_without_holding_the_writer_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reader in a transaction (a server's page) keeps the WAL from being truncated, and
+    the writer tries again after each batch, waiting CHECKPOINT_WAIT_MS for it, not the
+    connection's 5 s; once the reader is done, the next batch truncates it."""
+    monkeypatch.setattr(commit, "COMMIT_GAMES", 16)
+    monkeypatch.setattr(commit, "WAL_LIMIT", 32 * 1024)
+    games = round_robin_games(BOTS, players=3, deals=40, seed=1)
+    store = make_store(tmp_path, games)
+    wal = tmp_path / "results.sqlite-wal"
+    with closing(sqlite3.connect(tmp_path / "results.sqlite", isolation_level=None)) as reader:
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM games").fetchone()
+        start = time.monotonic()
+        for game in games[:64]:  # 4 batches, each past the limit
+            store.finish(finished(game.ordinal))
+        store.flush()
+        assert time.monotonic() - start < 3.0, "each checkpoint waited 5 s for the reader"
+        assert wal.stat().st_size > commit.WAL_LIMIT
+        reader.execute("COMMIT")
+    for game in games[64:]:
+        store.finish(finished(game.ordinal))
+    store.flush()
+    assert wal.stat().st_size <= commit.WAL_LIMIT and done_in_file(tmp_path) == len(games)
     store.close()
 
 

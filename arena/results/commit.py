@@ -43,6 +43,10 @@ CHECKPOINT_PAGES = 10_000
 #: results.sqlite was 0.5 GB. A TRUNCATE checkpoint waits (the busy timeout) for the
 #: coordinator's transaction and any reader, then leaves the file empty.
 WAL_LIMIT = 64 * 2**20
+#: Milliseconds that checkpoint waits for readers, at most: a server's pages read the
+#: store all day, and the writer (with the round the coordinator flushes for) must not
+#: stand behind them for the connection's 5 s; busy, it tries again after the next batch.
+CHECKPOINT_WAIT_MS = 100
 
 
 def writing(db: sqlite3.Connection) -> None:
@@ -171,7 +175,12 @@ def _bound_wal(db: sqlite3.Connection, wal: Path) -> None:
     except FileNotFoundError:
         return
     if size > WAL_LIMIT:
-        db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        (waits,) = db.execute("PRAGMA busy_timeout").fetchone()
+        db.execute(f"PRAGMA busy_timeout = {CHECKPOINT_WAIT_MS}")
+        try:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        finally:
+            db.execute(f"PRAGMA busy_timeout = {int(waits)}")
 
 
 def _write(db: sqlite3.Connection, batch: Batch) -> None:
