@@ -79,6 +79,8 @@ class Server:
     config: Path
     port: int
     process: subprocess.Popen[str]
+    #: What the server wrote to stderr past the last line :meth:`stderr_until` returned.
+    unread: str = ""
     #: How TLS is checked where :attr:`url` is https (a proxy in front: tests/test_deploy.py).
     tls: ClassVar[ssl.SSLContext | None] = None
 
@@ -143,18 +145,25 @@ class Server:
         seconds without one (it waits for a line no longer than that: a server that
         says nothing must not hang the suite)."""
         assert self.process.stderr is not None
+        # Read from the pipe itself, keeping what follows a line for the next call: the
+        # text stream's readline read ahead into a buffer select cannot see, and a line
+        # waiting there (the ladder's "waits until ...") timed the call out.
+        fd = self.process.stderr.fileno()
         seen = []
         deadline = time.monotonic() + timeout
-        while (left := deadline - time.monotonic()) > 0:
-            ready, _, _ = select.select([self.process.stderr], [], [], left)
-            if not ready:
+        while True:
+            while "\n" in self.unread:
+                line, self.unread = self.unread.split("\n", 1)
+                seen.append(line + "\n")
+                if text in line:
+                    return "".join(seen)
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
                 break
-            line = self.process.stderr.readline()
-            if not line:
+            chunk = os.read(fd, 65536)
+            if not chunk:
                 break
-            seen.append(line)
-            if text in line:
-                return "".join(seen)
+            self.unread += chunk.decode(errors="replace")
         raise AssertionError(f"no {text!r} in the server's stderr: {''.join(seen)}")
 
 
