@@ -1066,11 +1066,16 @@ def _fingerprint(path: Path) -> dict[str, int]:
     return {"size": found.st_size, "mtime_ns": found.st_mtime_ns, "inode": found.st_ino}
 
 
+def _wal_pending(folder: Path) -> bool:
+    """Whether ``folder``'s results.sqlite has a WAL with anything in it."""
+    wal = folder / (DATABASE + "-wal")
+    return wal.exists() and wal.stat().st_size > 0
+
+
 def _mark_closed(folder: Path) -> None:
     """Write :data:`CLOSED` for ``folder``'s results.sqlite, where its WAL is gone (a
     reader still open keeps it: the next open checks the whole file, as it must)."""
-    wal = folder / (DATABASE + "-wal")
-    if wal.exists() and wal.stat().st_size:
+    if _wal_pending(folder):
         return
     marker = folder / CLOSED
     partial = marker.with_name(marker.name + ".partial")
@@ -1083,9 +1088,7 @@ def untouched(folder: Path) -> bool:
     (:data:`CLOSED`), with nothing in a WAL since."""
     try:
         left = json.loads((folder / CLOSED).read_text())
-        wal = folder / (DATABASE + "-wal")
-        pending = wal.exists() and wal.stat().st_size > 0
-        return not pending and bool(left == _fingerprint(folder / DATABASE))
+        return not _wal_pending(folder) and bool(left == _fingerprint(folder / DATABASE))
     except (OSError, ValueError):
         return False
 
