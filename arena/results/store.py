@@ -691,8 +691,9 @@ class Store:
 
     def sample(self, most: int) -> list[int]:
         """At most ``most`` finished games' ordinals, for a page that cannot list them all:
-        the earliest games with a fault first (each bot's first faults among them), then
-        games spread evenly over the schedule."""
+        the earliest games with a fault first, then games spread evenly over the schedule.
+        A bot's first faults may come after ``most`` faulted games: the faults table then
+        says how to show their games."""
         self.flush()
         faulted = [
             int(ordinal)
