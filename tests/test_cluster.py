@@ -277,10 +277,13 @@ def finished(ms: float, starts: int = 0) -> Finished:
 
 def test_batches_hold_a_few_seconds_of_games_and_shrink_at_the_end() -> None:
     sizer = BatchSizer(2.0)
-    assert sizer.size(1000, 2) == 1, "the first tasks measure"
+    assert sizer.size(1000, 2) == 2, "the first tasks measure: a cold game, then a warm one"
+    assert not sizer.paced
     sizer.observe([finished(200.0, starts=4)])  # a bot's start makes the first game slow
-    assert sizer.size(1000, 2) == 1, "a game that started bots does not set the pace"
+    assert sizer.size(1000, 2) == 2, "a game that started bots does not set the pace"
+    assert sizer.size(1, 2) == 1, "a probe takes no more games than are left"
     sizer.observe([finished(10.0)])
+    assert sizer.paced
     assert sizer.size(1000, 2) == 200, "2 s at 10 ms a game, from the first warm game"
     for _ in range(8):
         sizer.observe([finished(20.0, starts=1)] + [finished(20.0)] * 49)
@@ -294,7 +297,7 @@ def test_bots_that_start_every_game_set_the_pace_after_a_few_batches() -> None:
     sizer = BatchSizer(2.0)
     for _ in range(3):
         sizer.observe([finished(100.0, starts=4)])
-        assert sizer.size(1000, 2) == 1
+        assert sizer.size(1000, 2) == 2
     sizer.observe([finished(100.0, starts=4)])
     assert sizer.size(1000, 2) == 20
 

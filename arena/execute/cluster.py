@@ -72,6 +72,9 @@ MAX_BATCH = 2000
 TAIL_FRACTION = 0.125
 #: Batches in a row of games that all started bots after which they measure the pace.
 COLD_BATCHES = 4
+#: Games of each task before the pace is known: the first starts a thread's bots, the
+#: next plays with them and so gives the pace in the same result.
+PROBE_GAMES = 2
 #: Tasks kept queued per worker thread, so a thread never waits for the coordinator.
 QUEUED_PER_THREAD = 2
 #: Seconds without a batch after which a worker closes a tournament's bots (see :func:`reap_idle`).
@@ -359,7 +362,10 @@ class DaskExecutor:
             return True
 
         def refill() -> None:
-            while len(pending) < QUEUED_PER_THREAD * self._threads() and submit():
+            # Until the pace is known a thread gets one probe at a time: probes queued
+            # behind it would only be more tasks of two games.
+            queued = QUEUED_PER_THREAD if sizer.paced else 1
+            while len(pending) < queued * self._threads() and submit():
                 pass
 
         refill()
@@ -435,9 +441,11 @@ class BatchSizer:
     (submitting, the scheduler's reports, fetching the result), so tasks are
     few:
 
-    - the first tasks get one game each, to measure; the pace comes from games
-      that started no bot (a bot's start makes a game slow, and sized the
-      ramp-up of a run in a dozen small tasks), following the latest batches;
+    - until the pace is known each thread gets one task of :data:`PROBE_GAMES`
+      games; the pace comes from games that started no bot (a bot's start
+      makes a game slow, and sized the ramp-up of a run in a dozen small
+      tasks), following the latest batches: the probe's second game plays
+      with the bots its first started, so one task per thread measures;
       after :data:`COLD_BATCHES` batches in a row of nothing but such games
       (a bot that dies every game), those are the pace;
     - near the end batches shrink so that every thread stays busy to the last
@@ -451,6 +459,11 @@ class BatchSizer:
         self.seconds_per_game: float | None = None
         #: Batches in a row whose every game started a bot.
         self._cold = 0
+
+    @property
+    def paced(self) -> bool:
+        """Whether the pace is known (until then tasks are probes)."""
+        return self.seconds_per_game is not None
 
     def observe(self, games: Sequence[Finished]) -> None:
         """Take in a finished batch's games."""
@@ -468,7 +481,7 @@ class BatchSizer:
     def size(self, left: int, threads: int) -> int:
         """Games for the next task, with ``left`` games unassigned and ``threads`` to play them."""
         if self.seconds_per_game is None:
-            return 1
+            return min(PROBE_GAMES, max(1, left))
         full = min(MAX_BATCH, int(self.batch_s / max(self.seconds_per_game, 1e-6)))
         share = max(math.ceil(left / threads), int(full * TAIL_FRACTION))
         return max(1, min(full, share))
