@@ -21,8 +21,10 @@ other processes. Per configuration it prints:
   coordinator's figure no code can remove while the format stays, and a
   gauge of the machine's speed in that moment;
 - with ``--dask``: a cluster of N one-thread ``dask worker`` processes and a
-  ``dask scheduler`` process, all started here (the scheduler's CPU is
-  printed apart: it is the cluster's, not the coordinator's), the workers
+  ``dask scheduler`` process, all started here with ``deploy/dask.yaml`` as
+  docs/dask.md tells an organizer (``--dask-defaults``: with Dask's own
+  settings instead; the scheduler's CPU is printed apart: it is the
+  cluster's, not the coordinator's), the workers
   sharing the results folder (they write the replays); with ``--unshared``
   (root, Linux) also workers that cannot see it (each in a mount namespace
   of its own with an empty tmpfs over the folder), which send the replays
@@ -34,7 +36,7 @@ results folder is removed after each measurement, outside it: deleting
 thousands of replays is no part of a tournament. Prints one JSON object, then one line each.
 
     .venv/bin/python benchmarks/coordinator.py [--deals 1000] [--rounds 2] [--jobs 1 2]
-        [--bots python c] [--dask] [--unshared]
+        [--bots python c] [--dask] [--unshared] [--dask-defaults]
 """
 
 from __future__ import annotations
@@ -72,6 +74,8 @@ from arena.tournament.event import TournamentEvent
 
 JSON = dict[str, Any]
 DASK = str(Path(sys.executable).with_name("dask"))
+#: The Dask settings docs/dask.md gives an organizer's scheduler and workers.
+DASK_CONFIG = Path(__file__).resolve().parent.parent / "deploy" / "dask.yaml"
 
 
 def cpu_seconds() -> float:
@@ -188,21 +192,27 @@ def free_port() -> int:
 
 
 @contextmanager
-def dask_cluster(workers: int, *, hidden: Path | None) -> Iterator[tuple[str, int]]:
+def dask_cluster(
+    workers: int, *, hidden: Path | None, defaults: bool = False
+) -> Iterator[tuple[str, int]]:
     """A ``dask scheduler`` and ``workers`` one-thread ``dask worker`` processes on this
     machine: its address and the scheduler's pid. ``hidden``: a folder the workers must not
-    see (each gets an empty tmpfs over it, in a mount namespace of its own)."""
+    see (each gets an empty tmpfs over it, in a mount namespace of its own); ``defaults``:
+    Dask's own settings, not :data:`DASK_CONFIG`."""
     address = f"tcp://127.0.0.1:{free_port()}"
+    env = dict(os.environ)
+    if not defaults:
+        env["DASK_CONFIG"] = str(DASK_CONFIG)
     scheduler = subprocess.Popen(
         [DASK, "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1],
-         "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+         "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
     )  # fmt: skip
     worker = [DASK, "worker", address, "--nthreads", "1", "--no-dashboard"]
     if hidden is not None:
         command = f"mount -t tmpfs arena-hidden {hidden} && exec {' '.join(worker)}"
         worker = ["unshare", "--mount", "--propagation", "private", "sh", "-c", command]
     started = [
-        subprocess.Popen(worker, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.Popen(worker, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
         for _ in range(workers)
     ]
     try:
@@ -222,6 +232,7 @@ def dask_runs(
     *,
     pin: bool,
     unshared: bool,
+    defaults: bool = False,
 ) -> JSON:
     """Best of ``rounds`` Dask runs on a cluster started for them (its start not timed)."""
     from arena.execute.base import Setup  # noqa: PLC0415
@@ -230,7 +241,7 @@ def dask_runs(
     hidden = Path(tempfile.mkdtemp(prefix="arena-coordinator-dask-")) if unshared else None
     best: JSON = {}
     try:
-        with dask_cluster(workers, hidden=hidden) as (address, scheduler):
+        with dask_cluster(workers, hidden=hidden, defaults=defaults) as (address, scheduler):
             for _ in range(rounds):
                 folder = Path(tempfile.mkdtemp(prefix="arena-coordinator-", dir=hidden))
                 executor = connect(address)
@@ -299,12 +310,15 @@ def measure(kind: str, jobs: int, args: Any, sandbox: Capabilities) -> JSON:
         figures["coordinator_us_per_game"] = round(best["tournament"][1], 1)
     figures["store_rows_floor_us_per_game"] = round(store_floor, 1)
     if args.dask and jobs >= 2:
-        figures["dask_shared"] = dask_runs(
-            event, jobs, sandbox, args.rounds, pin=args.pin, unshared=False
-        )
-        if args.unshared:
-            figures["dask_unshared"] = dask_runs(
-                event, jobs, sandbox, args.rounds, pin=args.pin, unshared=True
+        for shared in (True, False) if args.unshared else (True,):
+            figures["dask_shared" if shared else "dask_unshared"] = dask_runs(
+                event,
+                jobs,
+                sandbox,
+                args.rounds,
+                pin=args.pin,
+                unshared=not shared,
+                defaults=args.dask_defaults,
             )
     return figures
 
@@ -342,6 +356,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--dask", action="store_true", help="also on a Dask cluster")
     parser.add_argument("--unshared", action="store_true", help="and workers blind to the folder")
+    parser.add_argument(
+        "--dask-defaults", action="store_true", help="the cluster with Dask's own settings"
+    )
     parser.set_defaults(rounds=2)
     args = parser.parse_args()
     sandbox = prepare(args.bots)

@@ -557,3 +557,32 @@ def test_a_bot_entering_a_league_on_a_cluster_stops_it_in_one_line(tmp_path: Pat
     assert str(stopped.value).startswith("a bot entered the field while the games play on a ")
     assert "play such a league on this machine (jobs) (" in str(stopped.value)
     assert stopped.value.spelled(lambda setting: f"--{setting}").count("(--jobs)") == 1
+
+
+def _flat(tree: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, value in tree.items():
+        if isinstance(value, dict):
+            flat.update(_flat(value, f"{prefix}{key}."))
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat
+
+
+def test_the_quiet_dask_settings_reach_a_local_clusters_workers_and_the_deploy_file() -> None:
+    import dask.config  # noqa: PLC0415
+    import yaml  # noqa: PLC0415
+
+    shipped = _flat(yaml.safe_load((ROOT / "deploy" / "dask.yaml").read_text()))
+    assert shipped == cluster_module.QUIET, "deploy/dask.yaml says what local:N uses"
+    executor = cluster_module.connect("local:1")
+    try:
+        seen = executor.client.run(lambda: {key: dask.config.get(key) for key in shipped})
+        assert list(seen.values()) == [shipped], "each worker process runs with them"
+        assert executor.local is not None
+        scheduler = executor.local.scheduler
+        assert scheduler is not None
+        assert scheduler.periodic_callbacks["monitor"].callback_time == 5000
+    finally:
+        executor.close()
+    assert dask.config.get("distributed.worker.profile.enabled") is True, "only while starting"
