@@ -65,8 +65,12 @@ from arena.results.games import ScheduledGame
 from arena.results.replays import save_replay
 from arena.results.store import Finished
 
-#: Seconds of games one task aims at: ~2-3 ms of scheduling per task is then ~0.1%.
-BATCH_S = 2.0
+#: Seconds of games one task aims at. A task costs the coordinator ~3 ms of CPU and the
+#: scheduler ~4 ms; at 2 s a 150-games/s run of Python bots paid ~15 us a game for it.
+#: The price of longer ones: a batch's games reach the board when it ends, a stop
+#: drops the games of the batches in flight (played again on resume), and the last
+#: batches of a run shrink to an eighth of this so that no thread idles longer.
+BATCH_S = 4.0
 #: Largest batch, in games, however fast they are.
 MAX_BATCH = 2000
 #: The smallest batch near the end of a run, as a share of a full one (see :class:`BatchSizer`).
@@ -80,6 +84,8 @@ PROBE_GAMES = 2
 QUEUED_PER_THREAD = 2
 #: Seconds without a batch after which a worker closes a tournament's bots (see :func:`reap_idle`).
 IDLE_S = 120.0
+#: Seconds between two questions to the scheduler about the cluster's worker threads.
+THREADS_EVERY_S = 5.0
 #: Seconds to wait for a scheduler to answer, and for it to have a worker.
 CONNECT_TIMEOUT_S = 10.0
 #: The file through which workers find out whether they share the results folder.
@@ -404,10 +410,12 @@ class DaskExecutor:
             refill()
 
     def _threads(self) -> int:
-        """The cluster's worker threads, asked of the scheduler at most once a second."""
+        """The cluster's worker threads, asked of the scheduler every :data:`THREADS_EVERY_S`
+        (a round trip, ~0.7 ms of the coordinator's CPU): a worker that joins may wait
+        that long for batches of its own."""
         asked, threads = self._threads_seen
         now = time.monotonic()
-        if now - asked >= 1.0:
+        if now - asked >= THREADS_EVERY_S:
             try:  # the totals only: each worker's details would grow with the cluster
                 info = self.client.scheduler_info(n_workers=0)
             except (OSError, TimeoutError) as error:
