@@ -12,6 +12,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -428,3 +429,29 @@ def test_a_hostile_builds_leftovers_neither_hang_nor_stop_the_builder(tmp_path: 
     assert strays == "", "every file is arena's user's again"
     builds.remove_tree(folder)  # pytest's own clean-up (shutil.rmtree) would recurse past
     assert not folder.exists()
+
+
+def test_a_builder_killed_mid_build_leaves_a_home_the_next_run_sweeps(tmp_path: Path) -> None:
+    """A build's HOME is a scratch folder of its own; a builder killed with SIGKILL
+    cannot remove it, and it carries the builder's mark so that the next run does."""
+    from arena.bots.process import sweep_scratch  # noqa: PLC0415
+
+    folder = jailed_folder(tmp_path, "touch started\nsleep 60")
+    builder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys; sys.path.insert(0, sys.argv[1]); from tests.test_builds import *; "
+         "build_jailed(Path(sys.argv[2]), seconds=120)", str(ROOT), str(folder)],
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while not (folder / "started").exists():
+            assert builder.poll() is None and time.monotonic() < deadline, "no build started"
+            time.sleep(0.05)
+        homes = list(Path(tempfile.gettempdir()).glob(f"arena-{builder.pid}.*-build-*"))
+        assert len(homes) == 1, homes
+    finally:
+        builder.kill()
+        builder.wait()
+    assert homes[0].exists(), "a builder killed with SIGKILL leaves its build's HOME"
+    sweep_scratch()
+    assert not homes[0].exists()

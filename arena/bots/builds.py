@@ -53,6 +53,7 @@ from typing import Any, Protocol
 
 import platformdirs
 
+from arena.bots import owner
 from arena.bots.sandbox import Capabilities, Confinement, ResourceLimits, SandboxError, confine
 from arena.bots.spec import BUILD_CACHES, BotSpec
 from arena.errors import BotError
@@ -341,7 +342,9 @@ def _run_jailed(spec: BotSpec, command: str, home: Path, log: Path, jail: BuildJ
     """
     build = spec.build or ()
     log.parent.mkdir(parents=True, exist_ok=True)
-    scratch = Path(tempfile.mkdtemp(prefix="arena-build-"))
+    # Its HOME carries this process's mark, as a bot's scratch folder does: a builder
+    # killed mid-build (SIGKILL) cannot remove it, and the next run sweeps it.
+    scratch = Path(tempfile.mkdtemp(prefix=f"arena-{owner.mark()}-build-"))
     limits = ResourceLimits(
         cpu_s=jail.seconds,
         memory_mb=jail.memory_mb,
