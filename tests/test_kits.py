@@ -14,6 +14,8 @@ Real toolchains, real builds, real bot processes. For each kit:
   shipped inside arena);
 - a clean rebuild gives the same files hash arena records (a resumed
   tournament or a growing league would otherwise see a "changed" bot);
+- the kit's own tests, where it has them (Go's ``go test``, Rust's
+  ``cargo test``), run in its folder and pass, none skipped;
 
 and a tournament of every kit and the Python greedy bot plays with no fault.
 The toolchains follow the system-dependency policy (tests/system.py):
@@ -197,6 +199,26 @@ def test_a_clean_rebuild_gives_the_same_files_hash(kit: str, built: Build) -> No
             shutil.rmtree(folder(kit) / output)
     build_bot(spec)
     assert files_hash(spec) == first
+
+
+#: Each kit's own tests, as a maintainer runs them in its folder, and how its output says
+#: that a test ran (none may skip: in the repository every fixture they read is there).
+OWN_TESTS: dict[str, tuple[list[str], re.Pattern[str]]] = {
+    "go": (["go", "test", "-count=1", "-v", "./..."], re.compile(r"^--- PASS", re.MULTILINE)),
+    "rust": (["cargo", "test"], re.compile(r"^test \S+ \.\.\. ok$", re.MULTILINE)),
+}
+
+
+@pytest.mark.parametrize("kit", [kit_param(kit) for kit in OWN_TESTS])
+def test_the_kits_own_tests_run_and_pass(kit: str) -> None:
+    command, passed = OWN_TESTS[kit]
+    done = subprocess.run(
+        command, cwd=folder(kit), capture_output=True, text=True, timeout=600, check=False
+    )
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output[-4000:]
+    assert "--- SKIP" not in output, output[-4000:]
+    assert len(passed.findall(output)) >= 5, output[-4000:]
 
 
 @needs(EVERY_TOOL, "the tournament of every kit was", EVERY_FILE)
