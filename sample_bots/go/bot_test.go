@@ -112,7 +112,8 @@ func TestInfo(t *testing.T) {
 		{0.5, `{"type":"move","id":7,"move":"AS","info":0.5}`},
 		{[]any{"AS", 2, nil}, `{"type":"move","id":7,"move":"AS","info":["AS",2,null]}`},
 	} {
-		reply := protocol.MoveReply{ID: 7, Move: protocol.PlayCard(protocol.MustCard("AS")), Info: encodeInfo(c.info)}
+		reply := protocol.NewMoveReply(7, protocol.PlayCard(protocol.MustCard("AS")))
+		reply.Info = encodeInfo(c.info)
 		got, err := json.Marshal(reply)
 		if err != nil || string(got) != c.want {
 			t.Errorf("info %#v: wrote %s (%v), want %s", c.info, got, err, c.want)

@@ -75,15 +75,19 @@ func handle(line []byte, bot *Bot) (reply any, done bool) {
 		if m.Protocol != 1 {
 			log.Printf("written for protocol 1, got %d", m.Protocol)
 		}
+		ready := protocol.NewReady(botName)
 		version := botVersion
-		return protocol.Ready{Name: botName, Version: &version}, false
+		ready.Version = &version
+		return ready, false
 	case *protocol.Request:
 		if len(m.Legal) == 0 {
 			log.Printf("request %d has no legal move", m.ID)
 			return nil, false
 		}
 		move, info := decide(bot, m)
-		return protocol.MoveReply{ID: m.ID, Move: move, Info: encodeInfo(info)}, false
+		reply := protocol.NewMoveReply(m.ID, move)
+		reply.Info = encodeInfo(info)
+		return reply, false
 	case *protocol.Bye:
 		return nil, true
 	}

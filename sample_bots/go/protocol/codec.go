@@ -76,134 +76,15 @@ func Decode(line []byte) (Message, error) {
 	return msg, nil
 }
 
-// The methods of Message and Event.
-
-func (Hello) Type() string        { return "hello" }
-func (GameStart) Type() string    { return "game_start" }
-func (HandStart) Type() string    { return "hand_start" }
-func (Request) Type() string      { return "request" }
-func (ErrorMessage) Type() string { return "error" }
-func (HandEnd) Type() string      { return "hand_end" }
-func (GameEnd) Type() string      { return "game_end" }
-func (Bye) Type() string          { return "bye" }
-func (Ready) Type() string        { return "ready" }
-func (MoveReply) Type() string    { return "move" }
-func (TrumpEvent) Type() string   { return "event" }
-func (PlayEvent) Type() string    { return "event" }
-func (KnockEvent) Type() string   { return "event" }
-func (TrickEvent) Type() string   { return "event" }
-func (DeclareEvent) Type() string { return "event" }
-func (CutEvent) Type() string     { return "event" }
-func (TrumpEvent) Kind() string   { return "trump" }
-func (PlayEvent) Kind() string    { return "play" }
-func (KnockEvent) Kind() string   { return "knock" }
-func (TrickEvent) Kind() string   { return "trick" }
-func (DeclareEvent) Kind() string { return "declare" }
-func (CutEvent) Kind() string     { return "cut" }
-
-// The structs hold no "type" or "event" field (a message's Go type says
-// which it is), so each MarshalJSON writes its fields and puts the tags in
-// front. `type plain T` is T without its methods: marshalling it does not
-// call MarshalJSON again.
-
-// MarshalJSON writes the message with its "type".
-func (m Hello) MarshalJSON() ([]byte, error) {
-	type plain Hello
-	return tagged(m, plain(m))
-}
-
-// MarshalJSON writes the message with its "type".
-func (m GameStart) MarshalJSON() ([]byte, error) {
-	type plain GameStart
-	return tagged(m, plain(m))
-}
-
-// MarshalJSON writes the message with its "type".
-func (m Request) MarshalJSON() ([]byte, error) {
-	type plain Request
-	return tagged(m, plain(m))
-}
-
-// MarshalJSON writes the message with its "type".
-func (m ErrorMessage) MarshalJSON() ([]byte, error) {
-	type plain ErrorMessage
-	return tagged(m, plain(m))
-}
-
-// MarshalJSON writes the message with its "type".
-func (m HandEnd) MarshalJSON() ([]byte, error) {
-	type plain HandEnd
-	return tagged(m, plain(m))
-}
-
-// MarshalJSON writes the message with its "type".
-func (m GameEnd) MarshalJSON() ([]byte, error) {
-	type plain GameEnd
-	return tagged(m, plain(m))
-}
-
-// MarshalJSON writes the message with its "type".
-func (m Bye) MarshalJSON() ([]byte, error) {
-	type plain Bye
-	return tagged(m, plain(m))
-}
-
-// MarshalJSON writes the message with its "type".
-func (m Ready) MarshalJSON() ([]byte, error) {
-	type plain Ready
-	return tagged(m, plain(m))
-}
-
-// MarshalJSON writes the message with its "type".
-func (m MoveReply) MarshalJSON() ([]byte, error) {
-	type plain MoveReply
-	return tagged(m, plain(m))
-}
-
-// MarshalJSON writes the message with its "type" and "event".
-func (m TrumpEvent) MarshalJSON() ([]byte, error) {
-	type plain TrumpEvent
-	return tagged(m, plain(m))
-}
-
-// MarshalJSON writes the message with its "type" and "event".
-func (m PlayEvent) MarshalJSON() ([]byte, error) {
-	type plain PlayEvent
-	return tagged(m, plain(m))
-}
-
-// MarshalJSON writes the message with its "type" and "event".
-func (m KnockEvent) MarshalJSON() ([]byte, error) {
-	type plain KnockEvent
-	return tagged(m, plain(m))
-}
-
-// MarshalJSON writes the message with its "type" and "event".
-func (m TrickEvent) MarshalJSON() ([]byte, error) {
-	type plain TrickEvent
-	return tagged(m, plain(m))
-}
-
-// MarshalJSON writes the message with its "type" and "event".
-func (m DeclareEvent) MarshalJSON() ([]byte, error) {
-	type plain DeclareEvent
-	return tagged(m, plain(m))
-}
-
-// MarshalJSON writes the message with its "type" and "event".
-func (m CutEvent) MarshalJSON() ([]byte, error) {
-	type plain CutEvent
-	return tagged(m, plain(m))
-}
-
 // An optional map or list must be written when present, even empty, and
 // left out when absent (nil). `omitempty` alone would also drop an empty
 // one, so these MarshalJSON methods shadow such a field with a pointer
 // (nil: absent; encoding/json prefers the outer field of the same name).
 
+// MarshalJSON writes the message with dog_cards only when present.
 func (m HandStart) MarshalJSON() ([]byte, error) {
 	type plain HandStart
-	return tagged(m, struct {
+	return json.Marshal(struct {
 		plain
 		DogCards *map[int]Card `json:"dog_cards,omitempty"`
 	}{plain(m), presentMap(m.DogCards)})
@@ -231,22 +112,6 @@ func presentSlice[S ~[]E, E any](s S) *S {
 		return nil
 	}
 	return &s
-}
-
-// tagged encodes body, a JSON object, with "type" (and "event") first.
-func tagged(m Message, body any) ([]byte, error) {
-	data, err := json.Marshal(body)
-	if err != nil {
-		return nil, err
-	}
-	head := `{"type":"` + m.Type() + `"`
-	if e, ok := m.(Event); ok {
-		head += `,"event":"` + e.Kind() + `"`
-	}
-	if len(data) == 2 { // "{}": no fields
-		return []byte(head + "}"), nil
-	}
-	return append([]byte(head+","), data[1:]...), nil
 }
 
 func isNull(data []byte) bool { return string(data) == "null" }

@@ -19,21 +19,44 @@ import (
 	"fmt"
 )
 
-// Message is any protocol line. Type returns its "type" field.
+// Message is any protocol line. MessageType returns its "type" field.
 type Message interface {
-	Type() string
+	MessageType() string
 }
 
-// Event is a public event ("type": "event"); Kind returns its "event" field.
+// Event is a public event ("type": "event"); EventKind returns its "event" field.
 type Event interface {
 	Message
-	Kind() string
+	EventKind() string
 }
+
+// Header is the "type" field every message carries, as it carries it on the
+// wire: Decode fills it, json.Marshal writes it, and NewReady and
+// NewMoveReply set it on the replies a bot makes.
+type Header struct {
+	Type string `json:"type"`
+}
+
+// MessageType returns the "type" field.
+func (h Header) MessageType() string { return h.Type }
+
+// EventHeader is the "type" ("event") and "event" fields of a public event.
+type EventHeader struct {
+	Type  string `json:"type"`
+	Event string `json:"event"`
+}
+
+// MessageType returns the "type" field: "event".
+func (h EventHeader) MessageType() string { return h.Type }
+
+// EventKind returns the "event" field: "trump", "play", "knock", ...
+func (h EventHeader) EventKind() string { return h.Event }
 
 // ---- Messages from the referee ----
 
 // Hello opens a session; answer it with Ready within Limits.StartupMS.
 type Hello struct {
+	Header
 	Protocol int    `json:"protocol"`
 	Limits   Limits `json:"limits"`
 }
@@ -48,6 +71,7 @@ type Limits struct {
 // GameStart begins a game: its id, your seat, the arena's names of the bots
 // in seat order, and the rules.
 type GameStart struct {
+	Header
 	Game    string   `json:"game"`
 	Seat    int      `json:"seat"`
 	Players []string `json:"players"`
@@ -83,6 +107,7 @@ const (
 // HandStart is a new deal. Cards is empty when you hold nothing or are a
 // blind dog; DogCards (seat -> face-up dog card) is nil when absent.
 type HandStart struct {
+	Header
 	Hand     int          `json:"hand"`
 	Dealer   int          `json:"dealer"`
 	Cards    []Card       `json:"cards"`
@@ -95,29 +120,34 @@ type HandStart struct {
 // TrumpEvent: trumps are set. Seat is the chooser, nil when the turned-up
 // card decided (hand 1).
 type TrumpEvent struct {
+	EventHeader
 	Suit Suit `json:"suit"`
 	Seat *int `json:"seat"`
 }
 
 // PlayEvent: a card was played to the trick in progress.
 type PlayEvent struct {
+	EventHeader
 	Seat int  `json:"seat"`
 	Card Card `json:"card"`
 }
 
 // KnockEvent: a dog let its turn go by.
 type KnockEvent struct {
+	EventHeader
 	Seat int `json:"seat"`
 }
 
 // TrickEvent: a trick is complete, with its cards in play order.
 type TrickEvent struct {
+	EventHeader
 	Winner int        `json:"winner"`
 	Cards  []SeatCard `json:"cards"`
 }
 
 // DeclareEvent: a seat declared ("rainbow" or "no_picture"), showing its cards.
 type DeclareEvent struct {
+	EventHeader
 	Seat  int    `json:"seat"`
 	What  string `json:"what"`
 	Cards []Card `json:"cards"`
@@ -126,6 +156,7 @@ type DeclareEvent struct {
 // CutEvent: cards were cut, for the first dealer (Purpose "dealer") or to
 // break a tie for naming trumps ("trump").
 type CutEvent struct {
+	EventHeader
 	Purpose string     `json:"purpose"`
 	Draws   []SeatCard `json:"draws"`
 	Winner  int        `json:"winner"`
@@ -144,6 +175,7 @@ const (
 
 // Request: your turn. Answer with a MoveReply carrying ID and one of Legal.
 type Request struct {
+	Header
 	ID     int    `json:"id"`
 	Action Action `json:"action"`
 	Legal  []Move `json:"legal"`
@@ -192,12 +224,14 @@ type CompletedTrick struct {
 // ErrorMessage: your last reply was refused and you forfeit this game. ID
 // is the refused request's id, nil when the error is not about a request.
 type ErrorMessage struct {
+	Header
 	ID      *int   `json:"id,omitempty"`
 	Message string `json:"message"`
 }
 
 // HandEnd: a hand is over. Chooser names trumps next, nil when the game is over.
 type HandEnd struct {
+	Header
 	Hand     int      `json:"hand"`
 	Tricks   []int    `json:"tricks"`
 	Statuses []Status `json:"statuses"`
@@ -206,6 +240,7 @@ type HandEnd struct {
 
 // GameEnd: the game is over. Placements per seat (1 = winner); Faults by seat.
 type GameEnd struct {
+	Header
 	Game       string        `json:"game"`
 	Placements []int         `json:"placements"`
 	Winner     int           `json:"winner"`
@@ -219,12 +254,13 @@ type Fault struct {
 }
 
 // Bye ends the session: exit with status 0.
-type Bye struct{}
+type Bye struct{ Header }
 
 // ---- Replies ----
 
 // Ready answers Hello. Version and Author are optional (nil: left out).
 type Ready struct {
+	Header
 	Name    string  `json:"name"`
 	Version *string `json:"version,omitempty"`
 	Author  *string `json:"author,omitempty"`
@@ -235,9 +271,20 @@ type Ready struct {
 // larger one is kept as its size only), left out when nil. The session
 // fills it from the info that Bot.Choose returns.
 type MoveReply struct {
+	Header
 	ID   int             `json:"id"`
 	Move Move            `json:"move"`
 	Info json.RawMessage `json:"info,omitempty"`
+}
+
+// NewReady is the Ready reply to Hello, its "type" set.
+func NewReady(name string) Ready {
+	return Ready{Header: Header{Type: "ready"}, Name: name}
+}
+
+// NewMoveReply is the reply to the request id, its "type" set; Info may be set after.
+func NewMoveReply(id int, move Move) MoveReply {
+	return MoveReply{Header: Header{Type: "move"}, ID: id, Move: move}
 }
 
 // ---- Pairs ----
