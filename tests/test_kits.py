@@ -15,7 +15,7 @@ Real toolchains, real builds, real bot processes. For each kit:
 - a clean rebuild gives the same files hash arena records (a resumed
   tournament or a growing league would otherwise see a "changed" bot);
 - the kit's own tests, where it has them (``go test``, ``cargo test``,
-  ``npm test``), run in its folder and pass, none skipped;
+  ``npm test``, ``ctest``), run in its folder and pass, none skipped;
 
 and a tournament of every kit and the Python greedy bot plays with no fault.
 The toolchains follow the system-dependency policy (tests/system.py):
@@ -212,6 +212,11 @@ OWN_TESTS: dict[str, tuple[list[str], re.Pattern[str], str]] = {
     ),
     "rust": (["cargo", "test"], re.compile(r"^test \S+ \.\.\. ok$", re.MULTILINE), " ignored"),
     "typescript": (["npm", "test"], re.compile(r"^ok \d+ - ", re.MULTILINE), "# SKIP"),
+    "cpp": (
+        ["sh", "-c", "cmake --build build --target kit_test && cd build && ctest -V"],
+        re.compile(r"^\d+: (ok: |\d+ of \d+ lines came back the same)", re.MULTILINE),
+        "Skipped",
+    ),
 }
 
 
