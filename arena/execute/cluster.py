@@ -245,7 +245,7 @@ class DaskExecutor:
         self.cpus: dict[str, tuple[int, ...]] = {}
         #: The sandbox layers every checked worker has: a worker joining later must have them.
         self.layers: tuple[str, ...] = ()
-        self._threads_seen = (0.0, 1)
+        self._threads_seen = (-math.inf, 1)  # asked at once, however young the clock
         self._hashes: tuple[tuple[str, str], ...] | None = None
 
     def origin(self, setup: Setup) -> Origin:
