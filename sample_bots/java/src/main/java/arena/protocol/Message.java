@@ -12,11 +12,11 @@ import java.util.Map;
  * Every message of protocol v1, one record per {@code type} (see protocol/README.md).
  *
  * <p>The referee sends {@link Hello}, {@link GameStart}, {@link HandStart}, the {@link Event}s,
- * {@link Request}, {@link Error}, {@link HandEnd}, {@link GameEnd} and {@link Bye}; a bot
+ * {@link Request}, {@link ErrorMessage}, {@link HandEnd}, {@link GameEnd} and {@link Bye}; a bot
  * answers with {@link Ready} and {@link MoveReply}. {@link Protocol} reads and writes them.
  *
  * <p>Field names are the wire names in camelCase ({@code hand_size} is {@code handSize()}).
- * Each field says how it may be missing: {@link Required} (always there), {@link Nullable}
+ * Each field says how it may be missing: {@link Required} (always there), {@link RequiredNullable}
  * (always there, may be {@code null}) or {@link MayBeAbsent} ({@code null} here when the
  * line did not have it). Seats are {@code int}s, request ids and times {@code long}s.
  */
@@ -81,7 +81,7 @@ public sealed interface Message {
      */
     @JsonPropertyOrder({"type"})
     record HandStart(@Required int hand, @Required int dealer, @Required List<Card> cards,
-                     @Required int handSize, @Nullable Card turnUp, @Required List<Status> statuses,
+                     @Required int handSize, @RequiredNullable Card turnUp, @Required List<Status> statuses,
                      @MayBeAbsent Map<Integer, Card> dogCards) implements FromReferee {
         public String type() {
             return "hand_start";
@@ -101,7 +101,7 @@ public sealed interface Message {
         String event();
 
         /** Trumps are set: by {@code seat}, or by the turned-up card when {@code seat} is {@code null}. */
-        record Trump(@Required Suit suit, @Nullable Integer seat) implements Event {
+        record Trump(@Required Suit suit, @RequiredNullable Integer seat) implements Event {
             public String event() {
                 return "trump";
             }
@@ -202,7 +202,7 @@ public sealed interface Message {
      * process next. {@code id} is the refused request's, absent when not about a request.
      */
     @JsonPropertyOrder({"type"})
-    record Error(@MayBeAbsent Long id, @Required String message) implements FromReferee {
+    record ErrorMessage(@MayBeAbsent Long id, @Required String message) implements FromReferee {
         public String type() {
             return "error";
         }
@@ -211,7 +211,7 @@ public sealed interface Message {
     /** A hand is over: tricks per seat, statuses after it, who names trumps next ({@code null}: game over). */
     @JsonPropertyOrder({"type"})
     record HandEnd(@Required int hand, @Required List<Integer> tricks, @Required List<Status> statuses,
-                   @Nullable Integer chooser) implements FromReferee {
+                   @RequiredNullable Integer chooser) implements FromReferee {
         public String type() {
             return "hand_end";
         }

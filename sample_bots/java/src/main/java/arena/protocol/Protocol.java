@@ -56,7 +56,7 @@ public final class Protocol {
             "game_start", Message.GameStart.class,
             "hand_start", Message.HandStart.class,
             "request", Message.Request.class,
-            "error", Message.Error.class,
+            "error", Message.ErrorMessage.class,
             "hand_end", Message.HandEnd.class,
             "game_end", Message.GameEnd.class,
             "bye", Message.Bye.class,

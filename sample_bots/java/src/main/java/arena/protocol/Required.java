@@ -15,7 +15,7 @@ import java.lang.annotation.Target;
  *
  * <p>The three field annotations of this package encode the schema's "required" and
  * "nullable" exactly, so that a parsed message prints back as it came: {@code Required},
- * {@link Nullable} (always present, may be {@code null}: printed as {@code null}) and
+ * {@link RequiredNullable} (always present, may be {@code null}: printed as {@code null}) and
  * {@link MayBeAbsent} (left out when absent, never {@code null}).
  */
 @Target({ElementType.PARAMETER, ElementType.FIELD, ElementType.METHOD})

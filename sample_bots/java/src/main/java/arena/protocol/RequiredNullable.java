@@ -12,10 +12,14 @@ import java.lang.annotation.Target;
  * A field every message of its kind carries, whose value may be JSON {@code null}
  * ({@code trump}, {@code turn_up}, a trump event's {@code seat}, {@code chooser}):
  * {@code null} in Java, and printed as {@code null}, never left out.
+ *
+ * <p>Not named {@code @Nullable}: in JSR-305 and JSpecify that says only that a value may
+ * be {@code null}, which a {@link MayBeAbsent} field's may be too; this one says the field
+ * is always there.
  */
 @Target({ElementType.PARAMETER, ElementType.FIELD, ElementType.METHOD})
 @Retention(RetentionPolicy.RUNTIME)
 @JacksonAnnotationsInside
 @JsonProperty(required = true)
 @JsonInclude(JsonInclude.Include.ALWAYS)
-public @interface Nullable {}
+public @interface RequiredNullable {}
