@@ -151,15 +151,6 @@ int play_session(std::istream& in, std::ostream& out) {
   return 0;  // end of input: the referee is gone
 }
 
-/// A line through the typed model and back to JSON.
-json reserialize(const json& input) {
-  const std::string type = type_of(input);
-  if (type == "ready" || type == "move") return arena::serialize(*arena::parse_bot_message(input));
-  const auto message = arena::parse_referee_message(input);
-  if (!message) throw arena::ProtocolError("not a protocol v1 message type: \"" + type + "\"");
-  return arena::serialize(*message);
-}
-
 int roundtrip(std::istream& in, std::ostream& out) {
   std::string line;
   long number = 0;
@@ -167,7 +158,7 @@ int roundtrip(std::istream& in, std::ostream& out) {
     ++number;
     if (is_blank(line)) continue;
     try {
-      out << reserialize(json::parse(line)).dump() << '\n';
+      out << arena::reserialize(json::parse(line)).dump() << '\n';
     } catch (const std::exception& error) {
       out.flush();
       std::cerr << "--roundtrip: line " << number << ": " << error.what() << '\n';

@@ -572,4 +572,14 @@ json serialize(const BotMessage& message) {
   return std::visit([](const auto& typed) { return json(typed); }, message);
 }
 
+json reserialize(const json& message) {
+  const auto type = message.is_object() && message.contains("type") && message["type"].is_string()
+                        ? message["type"].get<std::string>()
+                        : std::string();
+  if (type == "ready" || type == "move") return serialize(*parse_bot_message(message));
+  const auto parsed = parse_referee_message(message);
+  if (!parsed) throw ProtocolError("not a protocol v1 message type: \"" + type + "\"");
+  return serialize(*parsed);
+}
+
 }  // namespace arena

@@ -483,4 +483,8 @@ std::optional<BotMessage> parse_bot_message(const json& message);
 json serialize(const RefereeMessage& message);
 json serialize(const BotMessage& message);
 
+/// A message through the typed model and back to JSON (`bot --roundtrip`, the kit's
+/// tests). Throws ProtocolError for a malformed message or a type v1 does not know.
+json reserialize(const json& message);
+
 }  // namespace arena

@@ -19,13 +19,6 @@ namespace {
 
 using arena::json;
 
-/// A line through the typed model and back to JSON, as `bot --roundtrip` does.
-json reserialize(const json& input) {
-  const auto type = input.at("type").get<std::string>();
-  if (type == "ready" || type == "move") return arena::serialize(*arena::parse_bot_message(input));
-  return arena::serialize(*arena::parse_referee_message(input));
-}
-
 int roundtrip(const std::string& fixture) {
   std::ifstream in(fixture);
   if (!in) {
@@ -38,9 +31,9 @@ int roundtrip(const std::string& fixture) {
     if (line.empty()) continue;
     ++lines;
     const json sent = json::parse(line);
-    if (reserialize(sent) != sent) {
+    if (arena::reserialize(sent) != sent) {
       ++failed;
-      std::cout << "FAIL: " << line << "\n came back as " << reserialize(sent).dump() << '\n';
+      std::cout << "FAIL: " << line << "\n came back as " << arena::reserialize(sent).dump() << '\n';
     }
   }
   std::cout << lines - failed << " of " << lines << " lines came back the same\n";
