@@ -24,8 +24,8 @@ from arena.samples import greedy_bot
 KIT = Path(__file__).resolve().parent.parent / "sample_bots" / "python"
 sys.path.insert(0, str(KIT))  # the kit's modules, by the names the kit gives them
 
+import greedy  # noqa: E402
 import messages  # noqa: E402 (the kit's, found by the line above)
-import strategy  # noqa: E402
 
 #: Games recorded: enough for every rule of the greedy bot to decide some move.
 GAMES = 80
@@ -83,7 +83,7 @@ def test_the_kits_strategy_plays_the_python_greedy_bots_moves() -> None:
         expected = greedy_bot.choose(sent["state"], sent["legal"], sent)
         request = messages.decode_line(line.decode())
         assert isinstance(request, messages.Request)
-        move, rule = strategy.greedy(request.state, request.legal, request.action)
+        move, rule = greedy.greedy(request.state, request.legal, request.action)
         rules.add(rule)
         if str(move) != expected:
             differ.append((expected, str(move), rule, sent))

@@ -674,9 +674,10 @@ class MoveReply(_Wire):
 
 @dataclass(frozen=True)
 class Decision:
-    """What a strategy may return instead of a bare move: the move and the ``info`` to send
-    with it (what the bot was thinking: an estimate, rollouts, a line of play), e.g.
-    ``Decision(card, {"value": 0.6})``. No ``info`` (``None``) sends no ``info`` key."""
+    """What ``Strategy.choose`` returns, in every starter kit: the move and the ``info`` to
+    send with it (what the bot was thinking: an estimate, rollouts, a line of play), e.g.
+    ``Decision(card, {"value": 0.6})``. No ``info`` (``None``) sends no ``info`` key.
+    (``bot.py`` also takes a bare move, as this kit's first version asked.)"""
 
     move: Move
     info: JsonValue = None

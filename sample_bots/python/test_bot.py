@@ -89,10 +89,10 @@ class Fixed(Strategy):
         self.seen.append(type(message).__name__)
         super().observe(message)
 
-    def choose(self, state: State, legal: tuple[Move, ...], request: Request) -> Move | Decision:
+    def choose(self, state: State, legal: tuple[Move, ...], request: Request) -> Decision:
         if isinstance(self.answer, Exception):
             raise self.answer
-        return self.answer
+        return self.answer if isinstance(self.answer, Decision) else Decision(self.answer)
 
 
 class SessionTest(unittest.TestCase):
@@ -171,9 +171,7 @@ class SessionTest(unittest.TestCase):
 class ProgramTest(unittest.TestCase):
     def test_a_stray_print_goes_to_stderr(self) -> None:
         class Chatty(Strategy):
-            def choose(
-                self, state: State, legal: tuple[Move, ...], request: Request
-            ) -> Move | Decision:
+            def choose(self, state: State, legal: tuple[Move, ...], request: Request) -> Decision:
                 print("thinking out loud")
                 return super().choose(state, legal, request)
 

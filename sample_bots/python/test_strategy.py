@@ -10,6 +10,7 @@ import unittest
 from typing import Any
 
 from cards import Card, Suit
+from greedy import greedy
 from helpers import (
     beats,
     budget_ms,
@@ -22,7 +23,7 @@ from helpers import (
     unseen,
 )
 from messages import Decision, Request, SeatCard, Time, decode
-from strategy import Strategy, greedy
+from strategy import Strategy
 
 
 def request(action: str, legal: list[str], **state: Any) -> Request:
