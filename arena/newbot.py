@@ -119,6 +119,9 @@ RENAMES: dict[str, tuple[Rename, ...]] = {
         Rename(("src/bot.ts",), 'const NAME = "typescript-greedy"', _as_is),
     ),
 }
+#: A kit's notes for its maintainers (how to update its pins, how its tests work): a new
+#: bot's author needs its README only.
+MAINTAINERS_ONLY = ("CONTRIBUTING.md",)
 #: Other names people give the kits' languages (any case: ``Rust``, ``TS``, ``C++``).
 ALIASES = {
     "c++": "cpp",
@@ -173,7 +176,8 @@ def new_bot(language: str, folder: Path, name: str | None = None) -> str:
 
 def _copy(kit: Path, folder: Path, language: str, bot: str) -> None:
     """The kit copied to ``folder`` and renamed ``bot`` (see :func:`new_bot`)."""
-    shutil.copytree(kit, folder, ignore=shutil.ignore_patterns(*BUILD_CACHES), dirs_exist_ok=True)
+    left_out = shutil.ignore_patterns(*BUILD_CACHES, *MAINTAINERS_ONLY)
+    shutil.copytree(kit, folder, ignore=left_out, dirs_exist_ok=True)
     readme = folder / "README.md"
     if readme.is_file():
         text = readme.read_text(encoding="utf-8")
