@@ -14,6 +14,7 @@ Real toolchains, real builds, real bot processes. For each kit:
   shipped inside arena);
 - a clean rebuild gives the same files hash arena records (a resumed
   tournament or a growing league would otherwise see a "changed" bot);
+- its bot plays arena's greedy bot's every move, the same seeds and opponents given;
 - the kit's own tests, where it has them (``go test``, ``cargo test``,
   ``npm test``, ``ctest``), run in its folder and pass, none skipped;
 
@@ -231,6 +232,65 @@ def test_the_kits_own_tests_run_and_pass(kit: str, built: Build) -> None:
     assert done.returncode == 0, output[-4000:]
     assert skipped not in output.replace(" 0 ignored", ""), output[-4000:]
     assert len(passed.findall(output)) >= 5, output[-4000:]
+
+
+#: Rule options under which the greedy rules meet most situations: dogs that may play blind
+#: or face up, both declarations, trumps that must be broken.
+EVERY_RULE = [
+    arg
+    for rule in ("dog_life=expanded", "blind_dog=true", "upside_dog=true", "rainbow=true",
+                 "no_picture=true", "trumps_broken=true")
+    for arg in ("--rule", rule)
+]  # fmt: skip
+
+
+#: A move in a replay: the game, the seat, the action asked, the move played.
+Played = tuple[str, int, str, str]
+
+
+def greedy_moves(bot: str, out: Path) -> list[Played]:
+    """Every move of ``bot`` (seated as ``greedy``) in 20 four-seat games against three
+    seeded random bots under :data:`EVERY_RULE`: (game, seat, action, move), in order."""
+    random = "python3 -m arena.samples.random_bot"
+    code, output = run_cli(
+        "tournament", "--bot", f"greedy={bot}",
+        *[arg for i in (1, 2, 3) for arg in ("--bot", f"random{i}={random}")],
+        "--players", "4", "--deals", "5", "--jobs", "2", "--seed", "46", *EVERY_RULE,
+        "--out", str(out), "--quiet",
+    )  # fmt: skip
+    assert code == 0, output
+    seats: dict[str, int] = {}
+    moves: list[Played] = []
+    for replay in sorted((out / "replays").glob("*.jsonl")):
+        for line in replay.read_text().splitlines():
+            record = json.loads(line)
+            if record["type"] == "game":
+                seats = {player["name"]: player["seat"] for player in record["players"]}
+            elif record["type"] == "move" and record["seat"] == seats["greedy"]:
+                moves.append((replay.stem, record["seat"], record["action"], record["move"]))
+    return moves
+
+
+@pytest.fixture(scope="module")
+def python_greedy_moves(tmp_path_factory: pytest.TempPathFactory) -> list[Played]:
+    """The moves of arena's own greedy bot, which every kit's greedy strategy ports."""
+    return greedy_moves(f"python3 {ROOT / 'arena/samples/greedy_bot.py'}",
+                        tmp_path_factory.mktemp("python-greedy"))  # fmt: skip
+
+
+@pytest.mark.parametrize("kit", PARAMS)
+def test_the_kits_bot_plays_the_python_greedy_bots_moves(
+    kit: str, built: Build, python_greedy_moves: list[Played], tmp_path: Path
+) -> None:
+    """The same seeds, the same seats, the same opponents: each kit's sample plays arena's
+    greedy bot's every move (its strength figures are that bot's, and a student who moves
+    between kits meets the same sample)."""
+    built(kit)
+    moves = greedy_moves(str(folder(kit)), tmp_path)
+    assert len(moves) > 300
+    assert len(moves) == len(python_greedy_moves)
+    differ = [pair for pair in zip(moves, python_greedy_moves, strict=True) if pair[0] != pair[1]]
+    assert not differ, f"{len(differ)} of {len(moves)} moves differ, the first: {differ[:3]}"
 
 
 @needs(EVERY_TOOL, "the tournament of every kit was", EVERY_FILE)
