@@ -44,7 +44,7 @@ func TestTranscript(t *testing.T) {
 		t.Fatal("no transcript found")
 	}
 	var output bytes.Buffer
-	if err := play(&input, &output, NewBot()); err != nil {
+	if err := play(&input, &output, NewStrategy(0)); err != nil {
 		t.Fatal(err)
 	}
 	scanner := bufio.NewScanner(&output)
@@ -70,30 +70,81 @@ func TestTranscript(t *testing.T) {
 	}
 }
 
+// positions are five fixed requests and the greedy move and rule for each.
+var positions = []struct{ request, want, rule string }{
+	// Naming trumps with the jack of clubs alone.
+	{`{"type": "request", "id": 86, "action": "trump", "legal": ["C", "H", "D", "S"], "state": {"seat": 2, "hand": 7, "hand_size": 1, "dealer": 1, "trump": null, "cards": ["JC"], "leader": 2, "trick": [], "played": [], "tricks": [0, 0, 0], "statuses": ["out", "dog", "active"], "turn_up": null, "history": [], "blind": [], "knocked": []}, "time": {"move_ms": 1000, "bank_ms": 10000}}`, "C", "strongest_suit"},
+	// A weak hand declares its rainbow.
+	{`{"type": "request", "id": 54, "action": "rainbow", "legal": ["pass", "declare"], "state": {"seat": 1, "hand": 4, "hand_size": 4, "dealer": 1, "trump": "C", "cards": ["3H", "4S", "TD", "QC"], "leader": 2, "trick": [], "played": [], "tricks": [0, 0, 0], "statuses": ["out", "active", "active"], "turn_up": null, "history": [], "blind": [], "knocked": []}, "time": {"move_ms": 1000, "bank_ms": 10000}}`, "declare", "weak_hand"},
+	// Following hearts: the ten wins the four cheaply.
+	{`{"type": "request", "id": 46, "action": "play", "legal": ["2H", "TH"], "state": {"seat": 0, "hand": 3, "hand_size": 5, "dealer": 2, "trump": "D", "cards": ["2H", "5S", "TH", "AS"], "leader": 2, "trick": [[2, "4H"]], "played": [[0, "3C"], [1, "6C"], [2, "9C"], [2, "4H"]], "tricks": [0, 0, 1], "statuses": ["active", "active", "active"], "turn_up": null, "history": [{"leader": 0, "moves": [[0, "3C"], [1, "6C"], [2, "9C"]], "winner": 2}], "blind": [], "knocked": []}, "time": {"move_ms": 1000, "bank_ms": 9340}}`, "TH", "cheapest_winner"},
+	// A dog leading with the queen of trumps while the ace and king are out: knock.
+	{`{"type": "request", "id": 81, "action": "play", "legal": ["knock", "QD"], "state": {"seat": 1, "hand": 6, "hand_size": 2, "dealer": 0, "trump": "D", "cards": ["QD"], "leader": 1, "trick": [], "played": [], "tricks": [0, 0, 0], "statuses": ["active", "dog", "active"], "turn_up": null, "history": [], "blind": [], "knocked": [], "dog_cards": {"1": "QD"}}, "time": {"move_ms": 1000, "bank_ms": 10000}}`, "knock", "dog_knock"},
+	// A blind dog leading: knock.
+	{`{"type": "request", "id": 81, "action": "play", "legal": ["knock", "blind"], "state": {"seat": 1, "hand": 6, "hand_size": 2, "dealer": 2, "trump": "D", "cards": [], "leader": 1, "trick": [], "played": [], "tricks": [0, 0, 0], "statuses": ["out", "dog", "active"], "turn_up": null, "history": [], "blind": [1], "knocked": []}, "time": {"move_ms": 1000, "bank_ms": 10000}}`, "knock", "dog_knock"},
+}
+
+func decodeRequest(t *testing.T, line string) *protocol.Request {
+	t.Helper()
+	msg, err := protocol.Decode([]byte(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return msg.(*protocol.Request)
+}
+
+// TestGreedyChoices: Choose's Decision at eps 0 is the greedy move, with
+// the rule that picked it as its info.
 func TestGreedyChoices(t *testing.T) {
-	for _, c := range []struct{ request, want, rule string }{
-		// Naming trumps with the jack of clubs alone.
-		{`{"type": "request", "id": 86, "action": "trump", "legal": ["C", "H", "D", "S"], "state": {"seat": 2, "hand": 7, "hand_size": 1, "dealer": 1, "trump": null, "cards": ["JC"], "leader": 2, "trick": [], "played": [], "tricks": [0, 0, 0], "statuses": ["out", "dog", "active"], "turn_up": null, "history": [], "blind": [], "knocked": []}, "time": {"move_ms": 1000, "bank_ms": 10000}}`, "C", "strongest_suit"},
-		// A weak hand declares its rainbow.
-		{`{"type": "request", "id": 54, "action": "rainbow", "legal": ["pass", "declare"], "state": {"seat": 1, "hand": 4, "hand_size": 4, "dealer": 1, "trump": "C", "cards": ["3H", "4S", "TD", "QC"], "leader": 2, "trick": [], "played": [], "tricks": [0, 0, 0], "statuses": ["out", "active", "active"], "turn_up": null, "history": [], "blind": [], "knocked": []}, "time": {"move_ms": 1000, "bank_ms": 10000}}`, "declare", "weak_hand"},
-		// Following hearts: the ten wins the four cheaply.
-		{`{"type": "request", "id": 46, "action": "play", "legal": ["2H", "TH"], "state": {"seat": 0, "hand": 3, "hand_size": 5, "dealer": 2, "trump": "D", "cards": ["2H", "5S", "TH", "AS"], "leader": 2, "trick": [[2, "4H"]], "played": [[0, "3C"], [1, "6C"], [2, "9C"], [2, "4H"]], "tricks": [0, 0, 1], "statuses": ["active", "active", "active"], "turn_up": null, "history": [{"leader": 0, "moves": [[0, "3C"], [1, "6C"], [2, "9C"]], "winner": 2}], "blind": [], "knocked": []}, "time": {"move_ms": 1000, "bank_ms": 9340}}`, "TH", "cheapest_winner"},
-		// A dog leading with the queen of trumps while the ace and king are out: knock.
-		{`{"type": "request", "id": 81, "action": "play", "legal": ["knock", "QD"], "state": {"seat": 1, "hand": 6, "hand_size": 2, "dealer": 0, "trump": "D", "cards": ["QD"], "leader": 1, "trick": [], "played": [], "tricks": [0, 0, 0], "statuses": ["active", "dog", "active"], "turn_up": null, "history": [], "blind": [], "knocked": [], "dog_cards": {"1": "QD"}}, "time": {"move_ms": 1000, "bank_ms": 10000}}`, "knock", "dog_knock"},
-		// A blind dog leading: knock.
-		{`{"type": "request", "id": 81, "action": "play", "legal": ["knock", "blind"], "state": {"seat": 1, "hand": 6, "hand_size": 2, "dealer": 2, "trump": "D", "cards": [], "leader": 1, "trick": [], "played": [], "tricks": [0, 0, 0], "statuses": ["out", "dog", "active"], "turn_up": null, "history": [], "blind": [1], "knocked": []}, "time": {"move_ms": 1000, "bank_ms": 10000}}`, "knock", "dog_knock"},
-	} {
-		msg, err := protocol.Decode([]byte(c.request))
-		if err != nil {
-			t.Fatal(err)
+	for _, c := range positions {
+		req := decodeRequest(t, c.request)
+		decision := NewStrategy(0).Choose(&req.State, req.Legal, req)
+		if decision.Move.String() != c.want || !slices.Contains(req.Legal, decision.Move) {
+			t.Errorf("request %d: played %s, want %s", req.ID, decision.Move, c.want)
 		}
-		req := msg.(*protocol.Request)
-		move, info := decide(NewBot(), req)
-		if move.String() != c.want {
-			t.Errorf("request %d: played %s, want %s", req.ID, move, c.want)
-		}
-		if got := string(encodeInfo(info)); got != `{"rule":"`+c.rule+`"}` {
+		if got := string(encodeInfo(decision.Info)); got != `{"rule":"`+c.rule+`"}` {
 			t.Errorf("request %d: info %s, want rule %s", req.ID, got, c.rule)
+		}
+	}
+}
+
+// TestRandomMoves: at eps 1 every move is a legal one drawn from the
+// generator seeded at game_start, so the same game gets the same moves.
+func TestRandomMoves(t *testing.T) {
+	start, err := protocol.Decode([]byte(`{"type": "game_start", "game": "g7", "seat": 1, "players": ["a", "b", "c"], "rules": {"players": 3, "dog_life": "standard", "dog_first_hand_only": false, "blind_dog": false, "upside_dog": false, "rainbow": false, "no_picture": false, "trumps_broken": false, "eliminated_deals": false, "sweep_wins": false, "tie_break": "cut"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves := func() (played []protocol.Move) {
+		strategy := NewStrategy(1)
+		strategy.Observe(start)
+		for _, c := range positions {
+			req := decodeRequest(t, c.request)
+			decision := decide(strategy, req)
+			if !slices.Contains(req.Legal, decision.Move) || string(encodeInfo(decision.Info)) != `{"rule":"random"}` {
+				t.Errorf("request %d: %+v", req.ID, decision)
+			}
+			played = append(played, decision.Move)
+		}
+		return played
+	}
+	if first, second := moves(), moves(); !slices.Equal(first, second) {
+		t.Errorf("the same game played %v, then %v", first, second)
+	}
+}
+
+// TestArgs: --eps takes a share from 0 to 1, and anything else is refused
+// before a session starts.
+func TestArgs(t *testing.T) {
+	if eps, roundtrip, err := parseArgs([]string{"--eps", "0.25"}); eps != 0.25 || roundtrip || err != nil {
+		t.Errorf("--eps 0.25: %v %v %v", eps, roundtrip, err)
+	}
+	if eps, roundtrip, err := parseArgs([]string{"--roundtrip"}); eps != 0 || !roundtrip || err != nil {
+		t.Errorf("--roundtrip: %v %v %v", eps, roundtrip, err)
+	}
+	for _, args := range [][]string{{"--eps", "1.5"}, {"--eps", "-0.1"}, {"--eps", "NaN"}, {"--eps", "x"}, {"--fast"}} {
+		if _, _, err := parseArgs(args); err == nil || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: error %v, want one line", args, err)
 		}
 	}
 }

@@ -21,9 +21,9 @@ const (
 )
 
 // play runs one session: it answers hello with ready and each request with
-// a move, shows every other message to bot.Observe, and returns on bye or
-// at the end of input.
-func play(in io.Reader, out io.Writer, bot *Bot) error {
+// the move strategy.Choose decides, shows every other message to
+// strategy.Observe, and returns on bye or at the end of input.
+func play(in io.Reader, out io.Writer, strategy *Strategy) error {
 	// bufio.Reader rather than bufio.Scanner: a line may be longer than
 	// the Scanner's 64 KiB default.
 	reader := bufio.NewReader(in)
@@ -40,7 +40,7 @@ func play(in io.Reader, out io.Writer, bot *Bot) error {
 	for {
 		line, readErr := reader.ReadBytes('\n')
 		if len(bytes.TrimSpace(line)) > 0 {
-			reply, done := handle(line, bot)
+			reply, done := handle(line, strategy)
 			if reply != nil {
 				if err := send(reply); err != nil {
 					return err
@@ -61,7 +61,7 @@ func play(in io.Reader, out io.Writer, bot *Bot) error {
 
 // handle reads one message and returns the reply to send (nil: none), and
 // whether the session is over.
-func handle(line []byte, bot *Bot) (reply any, done bool) {
+func handle(line []byte, strategy *Strategy) (reply any, done bool) {
 	msg, err := protocol.Decode(line)
 	if errors.Is(err, protocol.ErrUnknown) {
 		return nil, false // a message of a later protocol version: ignore it
@@ -84,34 +84,34 @@ func handle(line []byte, bot *Bot) (reply any, done bool) {
 			log.Printf("request %d has no legal move", m.ID)
 			return nil, false
 		}
-		move, info := decide(bot, m)
-		reply := protocol.NewMoveReply(m.ID, move)
-		reply.Info = encodeInfo(info)
+		decision := decide(strategy, m)
+		reply := protocol.NewMoveReply(m.ID, decision.Move)
+		reply.Info = encodeInfo(decision.Info)
 		return reply, false
 	case *protocol.Bye:
 		return nil, true
 	}
-	bot.Observe(msg)
+	strategy.Observe(msg)
 	return nil, false
 }
 
-// decide asks the strategy for a move and its info, and never returns a
-// move outside legal: if Choose panics or picks an illegal move, the
-// problem is logged and the first legal move is played (the arena's own
-// fallback move), without info.
-func decide(bot *Bot, req *protocol.Request) (move protocol.Move, info any) {
+// decide asks the strategy for its Decision, and never returns a move
+// outside legal: if Choose panics or picks an illegal move, the problem is
+// logged and the first legal move is played (the arena's own fallback
+// move), without info.
+func decide(strategy *Strategy, req *protocol.Request) (decision protocol.Decision) {
 	defer func() {
 		if r := recover(); r != nil {
 			log.Printf("Choose panicked: %v; playing %v\n%s", r, req.Legal[0], debug.Stack())
-			move, info = req.Legal[0], nil
+			decision = protocol.Decision{Move: req.Legal[0]}
 		}
 	}()
-	move, info = bot.Choose(&req.State, req.Legal, req)
-	if !slices.Contains(req.Legal, move) {
-		log.Printf("Choose returned %v, not in %v; playing %v", move, req.Legal, req.Legal[0])
-		move, info = req.Legal[0], nil
+	decision = strategy.Choose(&req.State, req.Legal, req)
+	if !slices.Contains(req.Legal, decision.Move) {
+		log.Printf("Choose returned %v, not in %v; playing %v", decision.Move, req.Legal, req.Legal[0])
+		decision = protocol.Decision{Move: req.Legal[0]}
 	}
-	return move, info
+	return decision
 }
 
 // maxInfoBytes is the largest info the arena keeps as sent (compact JSON);

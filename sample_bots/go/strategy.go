@@ -1,56 +1,55 @@
+// strategy.go is your bot: Strategy.Choose is the one function to write.
+//
+// The helpers are in package protocol (protocol/helpers.go): state.Winning(),
+// state.Outstanding(), state.ToPlay(), protocol.Beats, protocol.Cards(legal),
+// req.Budget() (how long to think). The greedy sample is greedy() in greedy.go.
+// A panic or an illegal move costs only that move: the kit logs it and plays
+// legal[0]. Log with the log package, to stderr: stdout carries the protocol.
 package main
 
 import (
-	"hash/fnv"
 	"math/rand"
-	"strconv"
 
 	"arena/bots/gobot/protocol"
 )
 
-// Bot is the strategy: Choose below is the one place where moves are
-// decided. Replace its body with your own; the rest of the kit reads the
-// messages, answers them, and keeps illegal moves off the wire.
-type Bot struct {
+// Strategy is the bot's player: keep what it should remember across requests
+// here. One process plays many games, until bye.
+type Strategy struct {
+	// Eps is the share of random moves (--eps); 0 plays the greedy moves only.
+	Eps float64
 	// Game is the game being played (nil before the first game_start).
 	Game *protocol.GameStart
-	// Rand is seeded from the game id and the seat at each game_start, so
+	// Rand is reseeded at each game_start from the game id and the seat, so
 	// a strategy that draws from it plays the same game the same way.
-	// The greedy strategy draws nothing.
 	Rand *rand.Rand
 }
 
-// NewBot returns a Bot ready for its first game.
-func NewBot() *Bot { return &Bot{Rand: rand.New(rand.NewSource(0))} }
+// NewStrategy returns a Strategy that plays a random legal move with
+// probability eps (0 to 1) and the greedy move otherwise.
+func NewStrategy(eps float64) *Strategy {
+	return &Strategy{Eps: eps, Rand: protocol.SeededRand("", 0)}
+}
 
-// Choose returns the move for a request, one of legal, and its info: what
-// the bot was thinking, any value encoding/json can write (a map, a struct,
-// a number...), sent with the move and kept in the replay beside it; nil
-// sends no info. Keep it under 4096 bytes of compact JSON: the arena keeps
-// a larger one as its size only. state is the seat's whole information set
-// (see the protocol package's helpers: state.Winning, state.Unseen,
-// state.ToPlay, ...), legal lists every allowed move, and req is the whole
-// request, for req.Action ("play", "trump", "rainbow" or "no_picture") and
-// req.Time (req.Budget() is a sensible time to think).
-func (b *Bot) Choose(state *protocol.State, legal []protocol.Move, req *protocol.Request) (protocol.Move, any) {
+// Choose returns the Decision for req: its Move, one of legal (never empty),
+// and its Info, sent with the move and kept in the replay (keep it under
+// 4096 bytes of JSON; protocol.Decision{Move: m} sends none). state is the
+// seat's whole information set, req.Action what is asked ("play", "trump",
+// "rainbow", "no_picture"), req.Time the clock. The sample names its rule.
+func (s *Strategy) Choose(state *protocol.State, legal []protocol.Move, req *protocol.Request) protocol.Decision {
+	if s.Eps > 0 && s.Rand.Float64() < s.Eps {
+		return protocol.Decision{Move: legal[s.Rand.Intn(len(legal))], Info: map[string]string{"rule": "random"}}
+	}
 	move, rule := greedy(state, legal, req.Action)
-	return move, map[string]string{"rule": rule}
+	return protocol.Decision{Move: move, Info: map[string]string{"rule": rule}}
 }
 
 // Observe sees every message that gets no reply: game_start, hand_start,
-// events, error, hand_end, game_end. The state of a request holds all a
-// seat may know, so the greedy strategy only reseeds at game_start.
-func (b *Bot) Observe(msg protocol.Message) {
+// events, error, hand_end, game_end. A request's state holds all a seat may
+// know, so the sample only keeps the game and reseeds at game_start.
+func (s *Strategy) Observe(msg protocol.Message) {
 	if start, ok := msg.(*protocol.GameStart); ok {
-		b.Game = start
-		b.Rand = rand.New(rand.NewSource(seed(start.Game, start.Seat)))
+		s.Game = start
+		s.Rand = protocol.SeededRand(start.Game, start.Seat)
 	}
-}
-
-// seed hashes "<game>/<seat>" with 32-bit FNV-1a, as the C and JavaScript
-// sample bots do.
-func seed(game string, seat int) int64 {
-	h := fnv.New32a()
-	h.Write([]byte(game + "/" + strconv.Itoa(seat)))
-	return int64(h.Sum32())
 }

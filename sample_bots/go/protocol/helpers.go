@@ -1,6 +1,11 @@
 package protocol
 
-import "time"
+import (
+	"hash/fnv"
+	"math/rand"
+	"strconv"
+	"time"
+)
 
 // IsTrump reports whether c is a trump; no card is while trump is nil.
 func IsTrump(c Card, trump *Suit) bool { return trump != nil && c.Suit == *trump }
@@ -143,3 +148,12 @@ func (t Time) Budget(decisionsLeft int) time.Duration {
 
 // Budget is r.Time.Budget for the decisions left in r's state.
 func (r *Request) Budget() time.Duration { return r.Time.Budget(r.State.DecisionsLeft()) }
+
+// SeededRand returns a generator seeded from "<game>/<seat>" hashed with
+// 32-bit FNV-1a, as the C and JavaScript sample bots seed theirs: a strategy
+// that draws from it plays the same game the same way.
+func SeededRand(game string, seat int) *rand.Rand {
+	h := fnv.New32a()
+	h.Write([]byte(game + "/" + strconv.Itoa(seat)))
+	return rand.New(rand.NewSource(int64(h.Sum32())))
+}

@@ -81,18 +81,28 @@ type GameStart struct {
 // Rules are the rule options of a game (see the guide's table). Options
 // added by later protocol versions are not kept.
 type Rules struct {
-	Players          int    `json:"players"`
-	DogLife          string `json:"dog_life"` // "standard", "expanded" or "none"
-	DogFirstHandOnly bool   `json:"dog_first_hand_only"`
-	BlindDog         bool   `json:"blind_dog"`
-	UpsideDog        bool   `json:"upside_dog"`
-	Rainbow          bool   `json:"rainbow"`
-	NoPicture        bool   `json:"no_picture"`
-	TrumpsBroken     bool   `json:"trumps_broken"`
-	EliminatedDeals  bool   `json:"eliminated_deals"`
-	SweepWins        bool   `json:"sweep_wins"`
-	TieBreak         string `json:"tie_break"` // "cut" or "random"
+	Players          int     `json:"players"`
+	DogLife          DogLife `json:"dog_life"`
+	DogFirstHandOnly bool    `json:"dog_first_hand_only"`
+	BlindDog         bool    `json:"blind_dog"`
+	UpsideDog        bool    `json:"upside_dog"`
+	Rainbow          bool    `json:"rainbow"`
+	NoPicture        bool    `json:"no_picture"`
+	TrumpsBroken     bool    `json:"trumps_broken"`
+	EliminatedDeals  bool    `json:"eliminated_deals"`
+	SweepWins        bool    `json:"sweep_wins"`
+	TieBreak         string  `json:"tie_break"` // "cut" or "random"
 }
+
+// DogLife is the dog_life rule option: who gets a Dog's Life.
+type DogLife string
+
+// The three dog_life options.
+const (
+	DogLifeStandard DogLife = "standard"
+	DogLifeExpanded DogLife = "expanded"
+	DogLifeNone     DogLife = "none"
+)
 
 // Status is a seat's status in a hand.
 type Status string
@@ -269,12 +279,22 @@ type Ready struct {
 // MoveReply answers a Request. Info is optional: any JSON value the bot
 // wants kept in the replay with its move (at most 4096 bytes compact; a
 // larger one is kept as its size only), left out when nil. The session
-// fills it from the info that Bot.Choose returns.
+// fills it from the Decision that Strategy.Choose returns.
 type MoveReply struct {
 	Header
 	ID   int             `json:"id"`
 	Move Move            `json:"move"`
 	Info json.RawMessage `json:"info,omitempty"`
+}
+
+// Decision is a strategy's answer to a request: Move, one of the request's
+// legal moves, and Info, what the bot was thinking (any value encoding/json
+// writes: a map, a struct, a number...), sent as the reply's "info" and kept
+// in the replay beside the move. A nil Info sends no "info" key:
+// protocol.Decision{Move: m} is a move alone.
+type Decision struct {
+	Move Move
+	Info any
 }
 
 // NewReady is the Ready reply to Hello, its "type" set.

@@ -121,6 +121,24 @@ func TestNullAndAbsent(t *testing.T) {
 	}
 }
 
+// TestRules: a game_start's rules are typed (DogLife), and a dog_life this
+// version does not list still round-trips as sent.
+func TestRules(t *testing.T) {
+	for _, life := range []DogLife{DogLifeStandard, DogLifeExpanded, DogLifeNone, "later"} {
+		line := `{"type": "game_start", "game": "g", "seat": 0, "players": ["a", "b"], "rules": {"players": 2, "dog_life": "` + string(life) + `", "dog_first_hand_only": false, "blind_dog": true, "upside_dog": false, "rainbow": false, "no_picture": false, "trumps_broken": false, "eliminated_deals": false, "sweep_wins": false, "tie_break": "cut"}}`
+		msg, err := Decode([]byte(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rules := msg.(*GameStart).Rules; rules.DogLife != life || !rules.BlindDog {
+			t.Errorf("rules read as %+v", rules)
+		}
+		if out, _ := json.Marshal(msg); !sameJSON(t, line, string(out)) {
+			t.Errorf("round trip changed\n in: %s\nout: %s", line, out)
+		}
+	}
+}
+
 func TestDecodeRefuses(t *testing.T) {
 	for _, line := range []string{
 		``,
