@@ -7,7 +7,8 @@
 //!   and prints it back, one line each (a test of the model).
 //!
 //! The strategy lives in `src/strategy.rs` (the `arena_bot` library, with
-//! the protocol types and helpers); this file only does the talking.
+//! the protocol types, the helpers and the greedy sample); this file only
+//! does the talking.
 //! stdout carries protocol lines only: log with `eprintln!`, never `println!`.
 
 use std::collections::BTreeSet;
@@ -19,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use arena_bot::protocol::{Decision, FromReferee, MoveReply, Ready, Request, ToReferee};
+use arena_bot::protocol::{Decision, Message, MoveReply, Ready, Request, ToReferee};
 use arena_bot::strategy::Strategy;
 
 /// What the bot calls itself in `ready` (the arena shows its own name for it).
@@ -41,9 +42,9 @@ fn main() -> ExitCode {
             Ok(eps) if (0.0..=1.0).contains(&eps) => {
                 play(Strategy::new(eps)).map_err(|e| e.to_string())
             }
-            _ => Err(format!("--eps takes a share from 0 to 1, not {eps:?}")),
+            _ => return usage(&format!("--eps takes a share from 0 to 1, not {eps:?}")),
         },
-        _ => Err("usage: bot [--eps E | --roundtrip]".to_owned()),
+        _ => return usage(&format!("unknown arguments {args:?}")),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -52,6 +53,13 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A command line the bot cannot run: one line on stderr, and exit status 2
+/// (as every kit's bot, and Python's `argparse`, answer one).
+fn usage(problem: &str) -> ExitCode {
+    eprintln!("bot: {problem} (usage: bot [--eps E | --roundtrip])");
+    ExitCode::from(2)
 }
 
 /// Plays a whole session: answers `hello` and every `request`, until `bye`
@@ -69,8 +77,8 @@ fn play(mut strategy: Strategy) -> io::Result<()> {
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let sent = match serde_json::from_slice::<FromReferee>(&line) {
-            Ok(FromReferee::Hello(hello)) => {
+        let sent = match serde_json::from_slice::<Message>(&line) {
+            Ok(Message::Hello(hello)) => {
                 if hello.protocol != PROTOCOL {
                     eprintln!(
                         "bot: written for protocol {PROTOCOL}, got {}",
@@ -79,11 +87,11 @@ fn play(mut strategy: Strategy) -> io::Result<()> {
                 }
                 send(&mut out, &ready())
             }
-            Ok(FromReferee::Request(request)) => match answer(&mut strategy, &request) {
+            Ok(Message::Request(request)) => match answer(&mut strategy, &request) {
                 Some(reply) => send(&mut out, &reply),
                 None => Ok(()),
             },
-            Ok(FromReferee::Bye) => return Ok(()),
+            Ok(Message::Bye) => return Ok(()),
             Ok(news) => {
                 strategy.observe(&news);
                 Ok(())
@@ -123,7 +131,7 @@ fn answer(strategy: &mut Strategy, request: &Request) -> Option<ToReferee> {
     };
     // A panic in the strategy costs one move, not the game.
     let decided = panic::catch_unwind(AssertUnwindSafe(|| {
-        decision(strategy.choose(&request.state, legal, request.action, &request.time))
+        decision(strategy.choose(&request.state, legal, request))
     }));
     let decided = match decided {
         Ok(decided) if legal.contains(&decided.chosen) => decided,
@@ -252,6 +260,6 @@ fn echo(line: &str) -> serde_json::Result<String> {
         Some("ready" | "move") => {
             serde_json::to_string(&serde_json::from_value::<ToReferee>(message)?)
         }
-        _ => serde_json::to_string(&serde_json::from_value::<FromReferee>(message)?),
+        _ => serde_json::to_string(&serde_json::from_value::<Message>(message)?),
     }
 }

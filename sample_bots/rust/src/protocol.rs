@@ -24,12 +24,13 @@ pub type Seat = usize;
 /// `[seat, card]`: who played (or drew) which card.
 pub type SeatCard = (Seat, Card);
 
-/// A line from the referee.
+/// A line from the referee: `Strategy::observe` sees every one but `hello`,
+/// `request` and `bye`.
 // Messages are read one at a time: boxing the large `Request` would only add an allocation.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub enum FromReferee {
+pub enum Message {
     Hello(Hello),
     GameStart(GameStart),
     HandStart(HandStart),
@@ -353,8 +354,9 @@ pub struct MoveReply {
 
 /// What a strategy decides for a request: the move, and the `info` to send
 /// with it, if any (what the bot was thinking: an estimate, rollouts, a line
-/// of play). `Move::Knock.into()` is a decision without info,
-/// `Move::Knock.with_info(json!({"rule": "dog_knock"}))` one with it.
+/// of play). `Decision::new(Move::Knock)` (or `Move::Knock.into()`) is a
+/// decision without info, `Decision::new(Move::Knock).with_info(json!({"rule":
+/// "dog_knock"}))` one with it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decision {
     pub chosen: Move,
@@ -363,20 +365,23 @@ pub struct Decision {
     pub info: Option<Value>,
 }
 
-impl From<Move> for Decision {
-    fn from(chosen: Move) -> Decision {
+impl Decision {
+    /// The move alone, without info.
+    pub fn new(chosen: Move) -> Decision {
         Decision { chosen, info: None }
+    }
+
+    /// This decision with `info` to send along: any JSON value (`json!({...})`,
+    /// a string, a number...), under 4096 bytes of compact JSON.
+    pub fn with_info(self, info: impl Into<Value>) -> Decision {
+        let info = Some(info.into());
+        Decision { info, ..self }
     }
 }
 
-impl Move {
-    /// This move, with `info` to send along: any JSON value (`json!({...})`,
-    /// a string, a number...), under 4096 bytes of compact JSON.
-    pub fn with_info(self, info: impl Into<Value>) -> Decision {
-        Decision {
-            chosen: self,
-            info: Some(info.into()),
-        }
+impl From<Move> for Decision {
+    fn from(chosen: Move) -> Decision {
+        Decision::new(chosen)
     }
 }
 
@@ -453,16 +458,16 @@ mod tests {
 
     #[test]
     fn null_and_absent_stay_apart() {
-        same::<FromReferee>(r#"{"type": "event", "event": "trump", "suit": "C", "seat": null}"#);
-        same::<FromReferee>(r#"{"type": "error", "message": "bad ready"}"#);
-        same::<FromReferee>(
+        same::<Message>(r#"{"type": "event", "event": "trump", "suit": "C", "seat": null}"#);
+        same::<Message>(r#"{"type": "error", "message": "bad ready"}"#);
+        same::<Message>(
             r#"{"type": "hand_end", "hand": 7, "tricks": [0, 1], "statuses": ["out", "active"], "chooser": null}"#,
         );
         same::<ToReferee>(r#"{"type": "move", "id": 3, "move": "AS", "info": null}"#);
         same::<ToReferee>(r#"{"type": "move", "id": 3, "move": "AS"}"#);
         same::<ToReferee>(r#"{"type": "ready", "name": "x"}"#);
         // A required nullable field may not be left out.
-        assert!(serde_json::from_str::<FromReferee>(
+        assert!(serde_json::from_str::<Message>(
             r#"{"type": "event", "event": "trump", "suit": "C"}"#
         )
         .is_err());
@@ -472,24 +477,24 @@ mod tests {
     fn a_decision_carries_info_only_when_given() {
         let plain: Decision = Move::Knock.into();
         assert_eq!(plain.info, None);
-        let noted = Move::Pass.with_info(serde_json::json!({"rule": "strong_hand"}));
+        let noted = Decision::new(Move::Pass).with_info(serde_json::json!({"rule": "strong_hand"}));
         assert_eq!(noted.chosen, Move::Pass);
         assert_eq!(noted.info, Some(serde_json::json!({"rule": "strong_hand"})));
         assert_eq!(
-            Move::Blind.with_info(0.5).info,
+            Decision::new(Move::Blind).with_info(0.5).info,
             Some(serde_json::json!(0.5))
         );
     }
 
     #[test]
     fn seat_keyed_maps() {
-        same::<FromReferee>(
+        same::<Message>(
             r#"{"type": "hand_start", "hand": 5, "dealer": 1, "cards": ["4D"], "hand_size": 3, "turn_up": null, "statuses": ["active", "active", "dog"], "dog_cards": {"2": "7S"}}"#,
         );
-        same::<FromReferee>(
+        same::<Message>(
             r#"{"type": "game_end", "game": "g", "placements": [1, 3, 2], "winner": 0, "faults": {"1": {"kind": "timeout", "detail": "late"}}}"#,
         );
-        assert!(serde_json::from_str::<FromReferee>(
+        assert!(serde_json::from_str::<Message>(
             r#"{"type": "game_end", "game": "g", "placements": [1, 2], "winner": 0, "faults": {"x": {"kind": "crash", "detail": ""}}}"#
         )
         .is_err());
@@ -497,13 +502,12 @@ mod tests {
 
     #[test]
     fn unknown_fields_are_ignored() {
-        let message: FromReferee =
-            serde_json::from_str(r#"{"type": "bye", "later": [1, 2]}"#).unwrap();
-        assert_eq!(message, FromReferee::Bye);
-        let message: FromReferee = serde_json::from_str(
+        let message: Message = serde_json::from_str(r#"{"type": "bye", "later": [1, 2]}"#).unwrap();
+        assert_eq!(message, Message::Bye);
+        let message: Message = serde_json::from_str(
             r#"{"type": "event", "event": "knock", "seat": 2, "new_field": {"a": 1}}"#,
         )
         .unwrap();
-        assert_eq!(message, FromReferee::Event(Event::Knock { seat: 2 }));
+        assert_eq!(message, Message::Event(Event::Knock { seat: 2 }));
     }
 }

@@ -1,352 +1,56 @@
-//! The strategy: the one place to change how the bot plays.
+//! YOUR BOT: `Strategy::choose` is the one function to write.
 //!
-//! Log with `eprintln!`: stdout carries the protocol, and a stray `println!`
-//! there is read as a garbled reply (the game is forfeit).
-//!
-//! [`Strategy::choose`] gets each request's `state` (the seat's whole
-//! information set) and its `legal` moves, and returns one of them, as a
-//! [`Decision`]: the move, and optionally its `info` (what the bot was
-//! thinking, any JSON value), sent with the move and kept in the replay. The
-//! sample below is the greedy bot of `arena/samples/greedy_bot.py`,
-//! ported rule for rule (ties included), so both play the same moves; its
-//! info names the rule that picked each move (`{"rule": "cheapest_winner"}`,
-//! the same names in every starter kit):
-//!
-//! - Following: win the trick as cheaply as possible, otherwise throw the
-//!   lowest card. Void in the suit led: trump only when it matters (no trick
-//!   yet this hand, or trumps to spare), else discard low from a short suit.
-//! - Leading: a card no one can beat in its suit, else low from the longest
-//!   side suit.
-//! - As a dog: play the card where it surely wins (the top trump left), or
-//!   where it wins now with no one left to play; otherwise knock. A blind
-//!   dog plays when it is last to act on a weak trick.
-//! - Trumps: the suit with the most length and high cards.
-//! - Declarations: rainbow when the hand is weak, always no_picture.
+//! Helpers: `state.winning()`, `state.unseen()`, `state.higher_outstanding(card)`,
+//! `card.beats(best, trump)`, `cards_of(legal)` and `request.time.budget()` in
+//! `src/helpers.rs`; cards and moves in `src/cards.rs`, messages in
+//! `src/protocol.rs`. The greedy sample strategy is in `src/greedy.rs`. A
+//! panic or a move not in `legal` costs only that move: the kit logs it and
+//! plays `legal[0]`. Log with `eprintln!` (stderr): stdout carries the
+//! protocol, a stray `println!` garbles it.
 
 use serde_json::json;
 
-use crate::cards::{Card, Move, Rank, Suit};
-use crate::helpers::{cards_of, Rng};
-use crate::protocol::{Action, Decision, FromReferee, State, Status, Time};
+use crate::cards::Move;
+use crate::greedy::greedy;
+use crate::helpers::Rng;
+use crate::protocol::{Decision, Message, Request, State};
 
-/// The bot's player. Keep whatever you want to remember across requests here.
+/// The bot's player: keep whatever it should remember across requests here.
 pub struct Strategy {
-    /// The share of random moves (the `--eps` knob; 0 plays greedy only).
+    /// The share of random moves (`--eps`; 0 plays the greedy moves only).
     eps: f64,
-    /// Reseeded at every `game_start` from the game id and our seat.
+    /// Reseeded at every `game_start` from the game id and our seat, so that
+    /// a game replays move for move.
     rng: Rng,
 }
 
 impl Strategy {
-    /// A player making a random legal move with probability `eps` (0 to 1)
-    /// and the greedy move otherwise; `eps` orders a field by strength.
+    /// A player making a random legal move with probability `eps` (0 to 1),
+    /// and the greedy move otherwise.
     pub fn new(eps: f64) -> Strategy {
-        Strategy {
-            eps,
-            rng: Rng::for_game("", 0),
-        }
+        let rng = Rng::for_game("", 0);
+        Strategy { eps, rng }
     }
 
-    /// Sees every message the bot does not answer (`game_start`,
-    /// `hand_start`, events, `hand_end`, `game_end`, `error`).
-    pub fn observe(&mut self, message: &FromReferee) {
-        if let FromReferee::GameStart(start) = message {
-            // Same game, same seat: same numbers, whatever was played before.
+    /// The move for `request`, one of `legal` (never empty), as a `Decision`:
+    /// `Decision::new(mv)` alone, or `.with_info(json!(...))` to send what the
+    /// bot was thinking with it (any JSON under 4096 bytes, kept in the
+    /// replay). `state` is the seat's whole information set; `request.action`
+    /// says what is asked, `request.time.budget()` how long to think.
+    pub fn choose(&mut self, state: &State, legal: &[Move], request: &Request) -> Decision {
+        if self.eps > 0.0 && self.rng.unit() < self.eps {
+            let random = legal[self.rng.below(legal.len())];
+            return Decision::new(random).with_info(json!({"rule": "random"}));
+        }
+        let (chosen, rule) = greedy(state, legal, request.action);
+        Decision::new(chosen).with_info(json!({ "rule": rule }))
+    }
+
+    /// Sees every message that gets no reply: `game_start`, `hand_start`, the
+    /// events, `error`, `hand_end`, `game_end`.
+    pub fn observe(&mut self, message: &Message) {
+        if let Message::GameStart(start) = message {
             self.rng = Rng::for_game(&start.game, start.seat);
         }
-    }
-
-    /// Chooses the move for a request. `legal` is never empty; returning a
-    /// move that is not in it (or panicking) makes the bot play `legal[0]`.
-    /// `time` is this move's clock: think for at most `time.budget()`.
-    ///
-    /// Return `mv.into()` for a move alone, or `mv.with_info(json!(...))` to
-    /// send `info` with it (any JSON value, under 4096 bytes of compact JSON:
-    /// the arena keeps a larger one as its size only). The loop in `main.rs`
-    /// also takes a `choose` that returns a plain `Move`.
-    pub fn choose(
-        &mut self,
-        state: &State,
-        legal: &[Move],
-        action: Action,
-        time: &Time,
-    ) -> Decision {
-        let _ = time; // the greedy rules answer at once
-        if self.eps > 0.0 && self.rng.unit() < self.eps {
-            return legal[self.rng.below(legal.len())].with_info(json!({"rule": "random"}));
-        }
-        let (chosen, rule) = greedy_with_rule(state, legal, action);
-        chosen.with_info(json!({ "rule": rule }))
-    }
-}
-
-/// The greedy move for a request.
-pub fn greedy(state: &State, legal: &[Move], action: Action) -> Move {
-    greedy_with_rule(state, legal, action).0
-}
-
-/// The greedy move for a request, and the name of the rule that picked it
-/// (`"cheapest_winner"`, `"dog_knock"`, ...: the same in every starter kit).
-pub fn greedy_with_rule(state: &State, legal: &[Move], action: Action) -> (Move, &'static str) {
-    match action {
-        Action::Trump => (Move::Trump(choose_trump(&state.cards)), "strongest_suit"),
-        // A rainbow voids the hand: worth it when ours is weak.
-        Action::Rainbow if weak_hand(&state.cards) => (Move::Declare, "weak_hand"),
-        Action::Rainbow => (Move::Pass, "strong_hand"),
-        // A hand without pictures is weak: always void it.
-        Action::NoPicture => (Move::Declare, "always_declare"),
-        Action::Play => play(state, legal),
-    }
-}
-
-fn play(state: &State, legal: &[Move]) -> (Move, &'static str) {
-    let dog = legal.contains(&Move::Knock)
-        || legal.contains(&Move::Blind)
-        || state.statuses.get(state.seat) == Some(&Status::Dog);
-    if dog {
-        return play_as_dog(state, legal);
-    }
-    let cards = cards_of(legal);
-    if legal.len() == 1 || cards.is_empty() {
-        return (legal[0], "only_move");
-    }
-    let (card, rule) = if state.trick.is_empty() {
-        lead(state, &cards)
-    } else {
-        follow(state, &cards)
-    };
-    (Move::Play(card), rule)
-}
-
-fn play_as_dog(state: &State, legal: &[Move]) -> (Move, &'static str) {
-    let trump = state.trump;
-    let may_knock = legal.contains(&Move::Knock);
-    if legal.contains(&Move::Blind) {
-        if !may_knock {
-            return (Move::Blind, "dog_must_play");
-        }
-        // Blind, our card is as likely low as high: risk it only last to play
-        // on a trick held by a low card of a side suit.
-        let weak = state
-            .winning()
-            .is_some_and(|(_, best)| Some(best.suit) != trump && best.rank <= Rank::Eight);
-        return if weak && state.seats_after_me() == 0 {
-            (Move::Blind, "dog_blind_gamble")
-        } else {
-            (Move::Knock, "dog_knock")
-        };
-    }
-    let Some(card) = legal.iter().find_map(|m| m.card()) else {
-        return (legal[0], "only_move");
-    };
-    if !may_knock {
-        return (Move::Play(card), "dog_must_play");
-    }
-    if Some(card.suit) == trump && state.higher_outstanding(card).is_empty() {
-        // The top trump left: it wins wherever it is played.
-        return (Move::Play(card), "dog_top_trump");
-    }
-    let wins_now = state
-        .winning()
-        .is_some_and(|(_, best)| card.beats(best, trump));
-    if wins_now && state.seats_after_me() == 0 {
-        return (Move::Play(card), "dog_wins_last");
-    }
-    (Move::Knock, "dog_knock")
-}
-
-fn lead(state: &State, cards: &[Card]) -> (Card, &'static str) {
-    let trump = state.trump;
-    let sides: Vec<Card> = cards
-        .iter()
-        .copied()
-        .filter(|c| Some(c.suit) != trump)
-        .collect();
-    let bosses = sides
-        .iter()
-        .copied()
-        .filter(|&c| state.higher_outstanding(c).is_empty());
-    if let Some(boss) = highest(bosses) {
-        return (boss, "lead_boss");
-    }
-    let trumps = cards.iter().copied().filter(|c| Some(c.suit) == trump);
-    if let Some(top) = highest(trumps) {
-        // Not a trick yet this hand: cash the top trump left while it is one.
-        if state.tricks[state.seat] == 0 && state.higher_outstanding(top).is_empty() {
-            return (top, "lead_top_trump");
-        }
-    }
-    if sides.is_empty() {
-        let low = lowest(cards.iter().copied()).expect("cards is not empty");
-        return (low, "lead_low_trump");
-    }
-    let longest = ALPHABETICAL
-        .into_iter()
-        // max_by_key keeps the last of equals: the highest letter, as in Python.
-        .max_by_key(|&s| sides.iter().filter(|c| c.suit == s).count())
-        .expect("four suits");
-    let low =
-        lowest(sides.iter().copied().filter(|c| c.suit == longest)).expect("a card of that suit");
-    (low, "lead_longest_suit")
-}
-
-fn follow(state: &State, cards: &[Card]) -> (Card, &'static str) {
-    let trump = state.trump;
-    let (_, best) = state.winning().expect("a trick in progress");
-    let led = state.led_suit().expect("a trick in progress");
-    let winners: Vec<Card> = cards
-        .iter()
-        .copied()
-        .filter(|c| c.beats(best, trump))
-        .collect();
-    if cards.iter().any(|c| c.suit == led) {
-        // Following suit: the cheapest winner, else the lowest card.
-        return match lowest(winners.iter().copied()) {
-            Some(winner) => (winner, "cheapest_winner"),
-            None => (
-                lowest(cards.iter().copied()).expect("cards is not empty"),
-                "follow_low",
-            ),
-        };
-    }
-    let my_trumps = cards.iter().filter(|c| Some(c.suit) == trump).count();
-    let matters = state.tricks[state.seat] == 0 || my_trumps * 2 >= state.tricks_left().max(1);
-    if matters {
-        if let Some(trump_card) = lowest(winners.iter().copied().filter(|c| Some(c.suit) == trump))
-        {
-            return (trump_card, "ruff");
-        }
-    }
-    // Discard low from the shortest side suit (any card when all are trumps).
-    let mut discards: Vec<Card> = cards
-        .iter()
-        .copied()
-        .filter(|c| Some(c.suit) != trump)
-        .collect();
-    if discards.is_empty() {
-        discards = cards.to_vec();
-    }
-    let count = |s: Suit| discards.iter().filter(|c| c.suit == s).count();
-    let shortest = ALPHABETICAL
-        .into_iter()
-        .filter(|&s| count(s) > 0)
-        .min_by_key(|&s| count(s)) // the first, alphabetically, among the shortest
-        .expect("a suit with discards");
-    let low = lowest(discards.iter().copied().filter(|c| c.suit == shortest))
-        .expect("a card of that suit");
-    (low, "discard_short_suit")
-}
-
-/// The suit with the best length and high cards (ties to the later of C, H, D, S).
-fn choose_trump(cards: &[Card]) -> Suit {
-    let strength = |suit: Suit| {
-        let mine = cards.iter().filter(|c| c.suit == suit);
-        let points: usize = mine.clone().map(|&c| high_card_points(c)).sum();
-        (2 * mine.count() + points, suit)
-    };
-    Suit::ALL
-        .into_iter()
-        .max_by_key(|&s| strength(s))
-        .expect("four suits")
-}
-
-/// Few high cards: worth voiding the hand with a rainbow.
-fn weak_hand(cards: &[Card]) -> bool {
-    cards.iter().map(|&c| high_card_points(c)).sum::<usize>() < 5
-}
-
-/// Ace 4, king 3, queen 2, jack 1.
-fn high_card_points(card: Card) -> usize {
-    match card.rank {
-        Rank::Ace => 4,
-        Rank::King => 3,
-        Rank::Queen => 2,
-        Rank::Jack => 1,
-        _ => 0,
-    }
-}
-
-/// The suits in alphabetical order of their letters (C, D, H, S): the Python
-/// bot breaks some ties by the letter, and the port keeps its moves.
-const ALPHABETICAL: [Suit; 4] = [Suit::Clubs, Suit::Diamonds, Suit::Hearts, Suit::Spades];
-
-/// The first card of the lowest rank.
-fn lowest(cards: impl Iterator<Item = Card>) -> Option<Card> {
-    cards.min_by_key(|c| c.rank)
-}
-
-/// The first card of the highest rank (`max_by_key` would give the last).
-fn highest(cards: impl Iterator<Item = Card>) -> Option<Card> {
-    cards.fold(None, |best, c| match best {
-        Some(b) if b.rank >= c.rank => Some(b),
-        _ => Some(c),
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::protocol::Request;
-
-    fn decide(request: &str) -> String {
-        let request: Request = serde_json::from_str(request).unwrap();
-        greedy(&request.state, &request.legal, request.action).to_string()
-    }
-
-    /// The move and the info `Strategy::choose` sends with it.
-    fn choose(request: &str) -> (String, String) {
-        let request: Request = serde_json::from_str(request).unwrap();
-        let decision = Strategy::new(0.0).choose(
-            &request.state,
-            &request.legal,
-            request.action,
-            &request.time,
-        );
-        let info = serde_json::to_string(&decision.info.expect("an info")).unwrap();
-        (decision.chosen.to_string(), info)
-    }
-
-    #[test]
-    fn follows_with_the_cheapest_winner() {
-        // The guide's example: hearts led with the 4H, we hold 2H and TH.
-        let request = r#"{"type": "request", "id": 46, "action": "play", "legal": ["2H", "TH"], "state": {"seat": 0, "hand": 3, "hand_size": 5, "dealer": 2, "trump": "D", "cards": ["2H", "5S", "TH", "AS"], "leader": 2, "trick": [[2, "4H"]], "played": [[0, "3C"], [1, "6C"], [2, "9C"], [2, "4H"]], "tricks": [0, 0, 1], "statuses": ["active", "active", "active"], "turn_up": null, "history": [{"leader": 0, "moves": [[0, "3C"], [1, "6C"], [2, "9C"]], "winner": 2}], "blind": [], "knocked": []}, "time": {"move_ms": 1000, "bank_ms": 10000}}"#;
-        assert_eq!(decide(request), "TH");
-        let named = (
-            String::from("TH"),
-            String::from(r#"{"rule":"cheapest_winner"}"#),
-        );
-        assert_eq!(choose(request), named);
-    }
-
-    #[test]
-    fn a_dog_knocks_a_card_that_cannot_win() {
-        let request = r#"{"type": "request", "id": 81, "action": "play", "legal": ["knock", "QD"], "state": {"seat": 1, "hand": 6, "hand_size": 2, "dealer": 0, "trump": "D", "cards": ["QD"], "leader": 1, "trick": [], "played": [], "tricks": [0, 0, 0], "statuses": ["active", "dog", "active"], "turn_up": null, "history": [], "blind": [], "knocked": [], "dog_cards": {"1": "QD"}}, "time": {"move_ms": 1000, "bank_ms": 10000}}"#;
-        assert_eq!(decide(request), "knock");
-        let named = (
-            String::from("knock"),
-            String::from(r#"{"rule":"dog_knock"}"#),
-        );
-        assert_eq!(choose(request), named);
-    }
-
-    #[test]
-    fn names_the_strongest_suit() {
-        let cards: Vec<Card> = ["2C", "3C", "AH", "KS"]
-            .iter()
-            .map(|c| c.parse().unwrap())
-            .collect();
-        // Clubs 4, hearts 6, spades 5: hearts.
-        assert_eq!(choose_trump(&cards), Suit::Hearts);
-        assert!(weak_hand(&cards[..3]));
-    }
-
-    #[test]
-    fn ties_break_on_the_first_card() {
-        let cards: Vec<Card> = ["AC", "AH", "2D"]
-            .iter()
-            .map(|c| c.parse().unwrap())
-            .collect();
-        assert_eq!(highest(cards.iter().copied()), Some(cards[0]));
-        assert_eq!(lowest(cards.iter().copied()), Some(cards[2]));
     }
 }
