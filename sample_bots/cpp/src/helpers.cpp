@@ -68,4 +68,13 @@ Millis recommended_budget_ms(const Time& time, const State& state) {
   return std::clamp<Millis>(budget, 0, std::max<Millis>(0, time_left_ms(time) - margin));
 }
 
+std::uint64_t game_seed(const std::string& game, Seat seat) {
+  std::uint64_t hash = 14695981039346656037ULL;
+  for (unsigned char byte : game + "/" + std::to_string(seat)) {
+    hash ^= byte;
+    hash *= 1099511628211ULL;
+  }
+  return hash;
+}
+
 }  // namespace arena

@@ -1,7 +1,9 @@
 // Helpers most strategies need: legal moves as cards, who is winning a trick,
-// the cards this seat has not seen, and the time left for a move.
+// the cards this seat has not seen, the time left for a move, and a seed.
 #pragma once
 
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "protocol.hpp"
@@ -37,5 +39,10 @@ Millis time_left_ms(const Time& time);
 /// shared among the decisions likely left in the game, always well inside
 /// time_left_ms() (a margin covers the pipe and the scheduler).
 Millis recommended_budget_ms(const Time& time, const State& state);
+
+/// A seed for a random generator from the game id and the seat: FNV-1a (64 bits)
+/// of "<game>/<seat>", the same on every platform (std::hash is not), so a
+/// strategy that draws at random plays the same game the same way.
+std::uint64_t game_seed(const std::string& game, Seat seat);
 
 }  // namespace arena

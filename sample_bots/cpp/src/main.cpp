@@ -2,12 +2,16 @@
 //
 //   bot               plays a session: reads the referee's lines on stdin until
 //                     `bye` or end of input, answers `hello` and each `request`
-//                     on stdout (one line each, flushed at once), logs to stderr.
+//                     on stdout (one line each, flushed at once), shows every
+//                     other message to Strategy::observe(), logs to stderr.
+//   bot --eps E       the same, playing a random legal move with probability E
+//                     (0 to 1).
 //   bot --roundtrip   reads protocol lines until end of input and writes each one
 //                     back after a trip through the typed model (a test of the
 //                     model); exits non-zero on a line it cannot read.
 #include <csignal>
 #include <cstddef>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <optional>
@@ -103,8 +107,7 @@ json raw_fallback(const json& request) {
   return {{"type", "move"}, {"id", *id}, {"move", (*legal)[0]}};
 }
 
-int play_session(std::istream& in, std::ostream& out) {
-  arena::Strategy strategy;
+int play_session(std::istream& in, std::ostream& out, arena::Strategy strategy) {
   std::string line;
   while (std::getline(in, line)) {
     if (is_blank(line)) continue;
@@ -115,7 +118,7 @@ int play_session(std::istream& in, std::ostream& out) {
       note(std::string("ignoring a line that is not JSON: ") + error.what());
       continue;
     }
-    std::optional<arena::RefereeMessage> message;
+    std::optional<arena::Message> message;
     try {
       message = arena::parse_referee_message(raw);
     } catch (const arena::ProtocolError& error) {
@@ -134,7 +137,6 @@ int play_session(std::istream& in, std::ostream& out) {
                      if (hello.protocol != kProtocol) note("written for protocol 1, got " + std::to_string(hello.protocol));
                      send(out, arena::Ready{kName, kVersion, std::nullopt});
                    },
-                   [&](const arena::GameStart& game) { strategy.new_game(game); },
                    [&](const arena::Request& request) {
                      if (request.legal.empty()) {
                        note("a request without legal moves: cannot answer");
@@ -143,7 +145,7 @@ int play_session(std::istream& in, std::ostream& out) {
                      send(out, answer(strategy, request));
                    },
                    [&](const arena::Bye&) { done = true; },
-                   [](const auto&) {},  // everything else is news: never answered
+                   [&](const auto&) { strategy.observe(*message); },  // news: never answered
                },
                *message);
     if (done || !out) return 0;  // bye, or nobody reads our replies any more
@@ -180,9 +182,19 @@ int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (args.size() == 1 && args[0] == "--roundtrip") return roundtrip(std::cin, std::cout);
+  if (args.size() == 2 && args[0] == "--eps") {
+    // strtod's end pointer turns "0.5x" away, and the range test NaN.
+    char* end = nullptr;
+    const double eps = std::strtod(args[1].c_str(), &end);
+    if (args[1].empty() || *end != '\0' || !(eps >= 0.0 && eps <= 1.0)) {
+      std::cerr << "bot: --eps takes a share from 0 to 1, not \"" << args[1] << "\"\n";
+      return 2;
+    }
+    return play_session(std::cin, std::cout, arena::Strategy(eps));
+  }
   if (!args.empty()) {
-    std::cerr << "usage: bot [--roundtrip]\n";
+    std::cerr << "usage: bot [--eps E | --roundtrip]\n";
     return 2;
   }
-  return play_session(std::cin, std::cout);
+  return play_session(std::cin, std::cout, arena::Strategy());
 }

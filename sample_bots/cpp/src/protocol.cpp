@@ -531,8 +531,8 @@ auto guarded(Parse parse) {
 
 }  // namespace
 
-std::optional<RefereeMessage> parse_referee_message(const json& message) {
-  return guarded([&]() -> std::optional<RefereeMessage> {
+std::optional<Message> parse_referee_message(const json& message) {
+  return guarded([&]() -> std::optional<Message> {
     const auto type = field<std::string>(message, "type");
     if (type == "hello") return message.get<Hello>();
     if (type == "game_start") return message.get<GameStart>();
@@ -564,7 +564,7 @@ std::optional<BotMessage> parse_bot_message(const json& message) {
   });
 }
 
-json serialize(const RefereeMessage& message) {
+json serialize(const Message& message) {
   return std::visit([](const auto& typed) { return json(typed); }, message);
 }
 

@@ -424,9 +424,11 @@ void from_json(const json& j, GameEnd& message);
 void to_json(json& j, const Bye& message);
 void from_json(const json& j, Bye& message);
 
-/// Any line the referee writes (each `event` kind is its own struct).
-using RefereeMessage = std::variant<Hello, GameStart, HandStart, TrumpEvent, PlayEvent, KnockEvent, TrickEvent,
-                                    DeclareEvent, CutEvent, Request, Error, HandEnd, GameEnd, Bye>;
+/// Any line the referee writes (each `event` kind is its own struct): what
+/// parse_referee_message() reads; Strategy::observe() is shown those that get no
+/// reply. A std::variant: `std::get_if<GameStart>(&message)` picks one kind out.
+using Message = std::variant<Hello, GameStart, HandStart, TrumpEvent, PlayEvent, KnockEvent, TrickEvent,
+                             DeclareEvent, CutEvent, Request, Error, HandEnd, GameEnd, Bye>;
 
 // ---------------------------------------------------------------------------
 // The bot's replies
@@ -475,12 +477,12 @@ using BotMessage = std::variant<Ready, MoveReply>;
 /// (and `event`). std::nullopt for a type or event this v1 model does not
 /// know (a v1 bot ignores those). Throws ProtocolError when a known message
 /// is malformed.
-std::optional<RefereeMessage> parse_referee_message(const json& message);
+std::optional<Message> parse_referee_message(const json& message);
 /// The same for the bot's replies (`ready`, `move`).
 std::optional<BotMessage> parse_bot_message(const json& message);
 
 /// The JSON object of a message, ready to dump() on one line.
-json serialize(const RefereeMessage& message);
+json serialize(const Message& message);
 json serialize(const BotMessage& message);
 
 /// A message through the typed model and back to JSON (`bot --roundtrip`, the kit's

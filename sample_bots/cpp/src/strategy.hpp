@@ -1,4 +1,5 @@
-// The one place for your strategy: Strategy::choose() in strategy.cpp.
+// Your bot's player, Strategy: write choose() (and observe() if it needs to) in
+// strategy.cpp; add the members it should remember across requests here.
 #pragma once
 
 #include <random>
@@ -10,29 +11,23 @@ namespace arena {
 
 class Strategy {
  public:
-  /// Called at every game_start. One process plays many games, and may join a
-  /// game after another process faulted in it: keep nothing that must span games.
-  /// Reseeds rng_ from the game id and the seat, so the same game gets the same moves.
-  void new_game(const GameStart& game);
+  /// `eps`, the share of random moves (`bot --eps E`), from 0 to 1; 0 plays the
+  /// greedy moves only.
+  explicit Strategy(double eps = 0.0);
 
-  /// Your move for a request: return one of `legal`. `state` is your seat's whole
-  /// information set; `request` also has the `action` (play, trump, rainbow,
-  /// no_picture) and the `time` (see recommended_budget_ms() in helpers.hpp).
-  /// A move that is not legal, or an exception, makes the bot log it and play
-  /// legal[0] instead, so a bug costs a poor move rather than the game.
-  ///
-  /// Return the move alone (`return card;`), or with `info`, what the bot was
-  /// thinking, sent with the move and kept in the replay: any JSON value, e.g.
-  /// `return {card, json{{"value", 0.6}}};`. Keep it under 4096 bytes of compact
-  /// JSON: the arena keeps a larger one as its size only. The greedy sample
-  /// sends the name of the rule that picked the move: {"rule": "cheapest_winner"}.
+  /// The move for a request, one of `legal` (never empty), with what the bot was
+  /// thinking as its optional info.
   Decision choose(const State& state, const std::vector<Move>& legal, const Request& request);
 
+  /// Sees every message that gets no reply: game_start, hand_start, the events,
+  /// error, hand_end, game_end.
+  void observe(const Message& message);
+
  private:
-  /// For strategies that draw at random (the greedy one does not): mt19937_64's
-  /// output is fixed by the C++ standard, so the same seed gives the same moves
-  /// with every compiler. Draw with rng_() % n: the std:: distributions differ
-  /// from one standard library to another.
+  double eps_;
+  /// Reseeded at each game_start. mt19937_64's output is fixed by the C++
+  /// standard, so the same seed gives the same moves with every compiler; draw
+  /// with rng_() % n, as the std:: distributions differ between standard libraries.
   std::mt19937_64 rng_{0};
 };
 
