@@ -15,8 +15,9 @@ Real toolchains, real builds, real bot processes. For each kit:
 - a clean rebuild gives the same files hash arena records (a resumed
   tournament or a growing league would otherwise see a "changed" bot);
 - its bot plays arena's greedy bot's every move, the same seeds and opponents given;
-- the kit's own tests, where it has them (``go test``, ``cargo test``,
-  ``npm test``, ``ctest``), run in its folder and pass, none skipped;
+- the kit's own tests (``go test``, ``cargo test``, ``npm test``,
+  ``ctest``, ``mvn test``; the Python kit's are in tests/test_python_kit.py)
+  run in its folder and pass, none skipped;
 
 and a tournament of every kit and the Python greedy bot plays with no fault.
 The toolchains follow the system-dependency policy (tests/system.py):
@@ -213,6 +214,13 @@ OWN_TESTS: dict[str, tuple[list[str], re.Pattern[str], str]] = {
     ),
     "rust": (["cargo", "test"], re.compile(r"^test \S+ \.\.\. ok$", re.MULTILINE), " ignored"),
     "typescript": (["npm", "test"], re.compile(r"^ok \d+ - ", re.MULTILINE), "# SKIP"),
+    # Without -q: surefire prints a line per passing test, and its summary as a WARNING only
+    # when a test was skipped (a failure is an ERROR, and fails the run).
+    "java": (
+        ["mvn", "-B", "test"],
+        re.compile(r"^\[INFO\] .+ -- Time elapsed: \S+ s$", re.MULTILINE),
+        "[WARNING] Tests run:",
+    ),
     "cpp": (
         ["sh", "-c", "cmake --build build --target kit_test && cd build && ctest -V"],
         re.compile(r"^\d+: (ok: |\d+ of \d+ lines came back the same)", re.MULTILINE),

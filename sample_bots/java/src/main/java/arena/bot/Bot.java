@@ -45,28 +45,43 @@ public final class Bot {
     /**
      * A random generator for one game and seat: the same game gets the same numbers, whatever
      * the process played before. The seed is FNV-1a of {@code "<game>/<seat>"}, the hash the
-     * C and JavaScript sample bots use. Call it from {@link Strategy#observe} on
+     * C and JavaScript sample bots use. {@link Strategy#observe} calls it on
      * {@code game_start}.
      */
-    public static Random randomFor(Message.GameStart start) {
+    public static Random randomFor(String game, int seat) {
         int hash = 0x811c9dc5;
-        for (byte b : (start.game() + "/" + start.seat()).getBytes(StandardCharsets.UTF_8)) {
+        for (byte b : (game + "/" + seat).getBytes(StandardCharsets.UTF_8)) {
             hash ^= b & 0xff;
             hash *= 0x01000193;
         }
         return new Random(Integer.toUnsignedLong(hash));
     }
 
-    /** Plays until {@code bye} or the end of {@code in}, answering on {@code out}. */
-    public void run(InputStream in, OutputStream out) throws IOException {
-        // Before the first line: while the referee's hello is on its way, and well within
-        // startup_ms, rather than in the first move's time.
+    /**
+     * Reads and writes a sample message of each kind, and plays the sample requests through
+     * {@code scratch} a few times, so that the JVM has loaded Jackson and compiled the strategy
+     * before the first real move: a cold first move takes hundreds of milliseconds more. Call
+     * it before {@link #run}, while the referee's {@code hello} is on its way: it then counts
+     * against {@code startup_ms}, not the first move's time. {@code scratch} is thrown away
+     * afterwards, so that what it saw (none of it from a real game) leaves no trace.
+     */
+    public static void warmUp(Strategy scratch) {
         List<Message> samples = Protocol.warmUp();
         try {
-            strategy.warmUp(samples);
+            for (int round = 0; round < 20; round++) {
+                for (Message message : samples) {
+                    if (message instanceof Message.Request request) {
+                        scratch.choose(request.state(), request.legal(), request);
+                    }
+                }
+            }
         } catch (RuntimeException e) {
-            log("bot: warmUp() raised " + e);
+            log("bot: choose() raised " + e + " on a warm-up sample (not from a real game)");
         }
+    }
+
+    /** Plays until {@code bye} or the end of {@code in}, answering on {@code out}. */
+    public void run(InputStream in, OutputStream out) throws IOException {
         BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
         PrintStream replies = new PrintStream(out, false, StandardCharsets.UTF_8);
         String line;
@@ -147,15 +162,15 @@ public final class Bot {
         List<Move> legal = request.legal();
         Decision decision;
         try {
-            decision = strategy.decide(request.state(), legal, request);
+            decision = strategy.choose(request.state(), legal, request);
         } catch (RuntimeException e) {
-            log("bot: decide() raised " + e + "; playing " + legal.get(0));
+            log("bot: choose() raised " + e + "; playing " + legal.get(0));
             e.printStackTrace();
             decision = Decision.of(legal.get(0));
         }
         if (decision == null || !legal.contains(decision.move())) {
             Move move = decision == null ? null : decision.move();
-            log("bot: decide() returned " + move + ", not in " + legal + "; playing " + legal.get(0));
+            log("bot: choose() returned " + move + ", not in " + legal + "; playing " + legal.get(0));
             decision = Decision.of(legal.get(0));
         }
         JsonNode info = decision.info();

@@ -14,10 +14,13 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The bot program: {@code java -jar target/java-greedy.jar} plays a session on stdin/stdout
- * with {@link GreedyStrategy}; with the single argument {@code --roundtrip} it instead reads
- * every line of stdin into the typed model and prints it back (a check of the model).
+ * with a {@link Strategy}; {@code --eps E} makes it play a random legal move with probability
+ * E (0 to 1); with the single argument {@code --roundtrip} it instead reads every line of
+ * stdin into the typed model and prints it back (a check of the model).
  */
 public final class Main {
+
+    private static final String USAGE = "usage: java -jar java-greedy.jar [--eps E | --roundtrip]";
 
     private Main() {}
 
@@ -29,12 +32,35 @@ public final class Main {
         if (args.length == 1 && args[0].equals("--roundtrip")) {
             System.exit(roundTrip(stdout));
         }
-        if (args.length != 0) {
-            Bot.log("usage: java -jar java-greedy.jar [--roundtrip]");
+        double eps = eps(args);
+        Bot.warmUp(new Strategy(eps));
+        Bot bot = new Bot(new Strategy(eps), new Message.Ready("java-greedy", "1.0", null));
+        bot.run(System.in, stdout);
+    }
+
+    /**
+     * The share of random moves the arguments ask for: 0 without any, E for {@code --eps E}
+     * with E from 0 to 1. Anything else is a usage error: one line on stderr, exit status 2.
+     */
+    private static double eps(String[] args) {
+        if (args.length == 0) {
+            return 0;
+        }
+        if (args.length != 2 || !args[0].equals("--eps")) {
+            Bot.log(USAGE);
             System.exit(2);
         }
-        Bot bot = new Bot(new GreedyStrategy(), new Message.Ready("java-greedy", "1.0", null));
-        bot.run(System.in, stdout);
+        double eps;
+        try {
+            eps = Double.parseDouble(args[1]);
+        } catch (NumberFormatException e) {
+            eps = Double.NaN; // not a number: refused below with the rest
+        }
+        if (!(eps >= 0 && eps <= 1)) { // NaN included
+            Bot.log(USAGE + ": --eps takes a share from 0 to 1, not \"" + args[1] + "\"");
+            System.exit(2);
+        }
+        return eps;
     }
 
     /**

@@ -1,53 +1,54 @@
+// YOUR BOT: Strategy.choose is the one function to write; Bot.java and Main.java do the rest.
+//
+// The sample plays the greedy strategy of Greedy.java (read it, call it, or delete it).
+// Helpers, in package arena.protocol: state.winning() (who holds the trick), state.unseen(),
+// card.beats(best, trump), Move.cards(legal), request.time().budgetMs(); Bot.randomFor seeds
+// a Random. If choose throws or returns a move not in legal, the bot logs it and plays
+// legal.get(0): a bug costs one move, not the game. Log with System.err.println (stdout
+// carries the protocol; a stray System.out.println is sent to stderr).
 package arena.bot;
 
 import arena.protocol.Message;
 import arena.protocol.Move;
 import arena.protocol.State;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 
-/**
- * How a bot decides. {@link Bot} runs the session and calls {@link #decide} once per request,
- * which calls {@link #choose} unless overridden.
- */
-public interface Strategy {
+/** The bot's player. Keep whatever it should remember across requests here. */
+public final class Strategy {
 
-    /**
-     * The move for a request.
-     *
-     * @param state   the request's state: everything this seat may know
-     * @param legal   every allowed move, in the protocol's canonical order (never empty)
-     * @param request the whole request, for its {@code action()} and {@code time()}
-     * @return one of {@code legal}; anything else (or an exception) is logged and replaced
-     *         by {@code legal.get(0)}, the move the arena itself would play
-     */
-    Move choose(State state, List<Move> legal, Message.Request request);
+    /** The share of random moves ({@code --eps}); 0 plays the greedy moves only. */
+    private final double eps;
+    /** The {@code game_start} of the game in progress (game id, seat, players, rules), once seen. */
+    private Message.GameStart game;
+    /** Reseeded at each {@code game_start} from the game id and the seat: same game, same draws. */
+    private Random random = Bot.randomFor("", 0);
 
-    /**
-     * The move for a request, with the {@code info} to send with it (what the bot was
-     * thinking: any JSON value, kept in the replay beside the move). The default sends
-     * {@link #choose}'s move without info; override it to send info, e.g.
-     * {@code return Decision.of(move, Map.of("value", 0.6));}, and have {@code choose}
-     * return {@code decide(state, legal, request).move()}.
-     *
-     * @return a decision whose move is one of {@code legal}; anything else (or an exception)
-     *         is logged and replaced by {@code legal.get(0)}, without info
-     */
-    default Decision decide(State state, List<Move> legal, Message.Request request) {
-        return Decision.of(choose(state, legal, request));
+    public Strategy(double eps) {
+        this.eps = eps;
     }
 
     /**
-     * Called with every message the bot does not answer ({@code game_start}, events,
-     * {@code hand_end}, {@code game_end}, {@code error}), for a strategy that keeps memory
-     * across requests. The default ignores them: the state of each request is enough.
+     * The move for a request, one of {@code legal} (never empty), and its info. {@code state} is
+     * the seat's whole information set; {@code request.action()} says what is asked (a card,
+     * trumps, a declaration), {@code request.time()} how long it may take (think for at most
+     * {@code budgetMs()}). The info is any JSON value (a Map, a record, a JsonNode...), kept in
+     * the replay beside the move (under 4096 bytes); {@code Decision.of(move)} sends none.
      */
-    default void observe(Message message) {}
+    public Decision choose(State state, List<Move> legal, Message.Request request) {
+        if (eps > 0 && random.nextDouble() < eps) {
+            return Decision.of(legal.get(random.nextInt(legal.size())), Map.of("rule", "random"));
+        }
+        Greedy.Choice greedy = Greedy.greedy(state, legal, request.action());
+        return Decision.of(greedy.move(), Map.of("rule", greedy.rule()));
+    }
 
-    /**
-     * Called once when the bot starts, before it answers {@code hello}, with sample messages
-     * (requests among them) that are not from any real game. Heavy initialisation goes here:
-     * it counts against {@code limits.startup_ms} (10 s by default, of which the JVM itself
-     * takes about half a second), not against the first move. The default does nothing.
-     */
-    default void warmUp(List<Message> samples) {}
+    /** Sees every message that gets no reply: game_start, hand_start, events, error, hand_end, game_end. */
+    public void observe(Message message) {
+        if (message instanceof Message.GameStart start) {
+            game = start;
+            random = Bot.randomFor(start.game(), start.seat());
+        }
+    }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -170,13 +169,7 @@ public sealed interface Message {
 
         /** The cards among the legal moves, in the order of {@code legal}. */
         public List<Card> legalCards() {
-            List<Card> cards = new ArrayList<>(legal.size());
-            for (Move move : legal) {
-                if (move instanceof Card card) {
-                    cards.add(card);
-                }
-            }
-            return cards;
+            return Move.cards(legal);
         }
     }
 

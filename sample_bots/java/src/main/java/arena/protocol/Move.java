@@ -1,6 +1,8 @@
 package arena.protocol;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A move, as listed in a request's {@code legal} and sent back in a {@code move} reply:
@@ -40,6 +42,17 @@ public sealed interface Move permits Card, Suit, Move.Word {
         public String toString() {
             return wire;
         }
+    }
+
+    /** The cards among {@code moves}, in their order (a request's legal cards). */
+    static List<Card> cards(List<? extends Move> moves) {
+        List<Card> cards = new ArrayList<>(moves.size());
+        for (Move move : moves) {
+            if (move instanceof Card card) {
+                cards.add(card);
+            }
+        }
+        return cards;
     }
 
     /** The move's string on the wire: {@code "TD"}, {@code "S"}, {@code "knock"}... */

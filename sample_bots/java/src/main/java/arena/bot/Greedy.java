@@ -2,14 +2,12 @@ package arena.bot;
 
 import arena.protocol.Action;
 import arena.protocol.Card;
-import arena.protocol.Message;
 import arena.protocol.Move;
 import arena.protocol.Rank;
 import arena.protocol.SeatCard;
 import arena.protocol.State;
 import arena.protocol.Status;
 import arena.protocol.Suit;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -18,7 +16,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The sample strategy: the heuristics of arena/samples/greedy_bot.py, move for move.
+ * The greedy sample strategy, which {@link Strategy#choose} plays: the heuristics of
+ * arena/samples/greedy_bot.py, move for move.
  *
  * <ul>
  *   <li>Following: win the trick as cheaply as possible, else throw the lowest card. Void in
@@ -34,11 +33,14 @@ import java.util.Set;
  *
  * <p>It keeps no memory: each request's state is its whole input, and it uses no randomness,
  * so the same position always gets the same move. Where several cards tie, it breaks the tie
- * exactly as the Python bot does, so the two play identically. Each move goes with the name of
- * the rule that picked it as its info, e.g. {@code {"rule": "cheapest_winner"}} (the same names
- * in every starter kit): see {@link #decide}.
+ * exactly as the Python bot does, so the two play identically. Each move comes with the name
+ * of the rule that picked it, e.g. {@code "cheapest_winner"} (the same names in every starter
+ * kit). Read it for ideas, call it as a fallback, or ignore it.
  */
-public final class GreedyStrategy implements Strategy {
+public final class Greedy {
+
+    /** A greedy move and the name of the rule that picked it. */
+    public record Choice(Move move, String rule) {}
 
     /** High-card points: ace 4, king 3, queen 2, jack 1. */
     private static final Map<Rank, Integer> HIGH_CARD_POINTS =
@@ -46,15 +48,10 @@ public final class GreedyStrategy implements Strategy {
 
     private static final Comparator<Card> BY_RANK = Comparator.comparing(Card::rank);
 
-    @Override
-    public Move choose(State state, List<Move> legal, Message.Request request) {
-        return decide(state, legal, request).move();
-    }
+    private Greedy() {}
 
-    /** The greedy move, with {@code {"rule": name}} as its info: which rule picked it. */
-    @Override
-    public Decision decide(State state, List<Move> legal, Message.Request request) {
-        Action action = request.action();
+    /** The greedy move for a request whose legal moves are {@code legal} (never empty). */
+    public static Choice greedy(State state, List<Move> legal, Action action) {
         switch (action) {
             case TRUMP:
                 return rule(chooseTrump(state.cards()), "strongest_suit");
@@ -75,28 +72,13 @@ public final class GreedyStrategy implements Strategy {
         if (legal.size() == 1) {
             return rule(legal.get(0), "only_move");
         }
-        List<Card> cards = request.legalCards();
+        List<Card> cards = Move.cards(legal);
         return state.trick().isEmpty() ? lead(state, cards) : follow(state, cards);
     }
 
-    /** The move, with the name of the rule that picked it as its info: {@code {"rule": name}}. */
-    private static Decision rule(Move move, String name) {
-        return new Decision(move, JsonNodeFactory.instance.objectNode().put("rule", name));
-    }
-
-    /**
-     * Plays the sample requests a few times, so that the JVM has loaded and compiled this
-     * class before the first real move (a cold first move is several times slower).
-     */
-    @Override
-    public void warmUp(List<Message> samples) {
-        for (int round = 0; round < 20; round++) {
-            for (Message message : samples) {
-                if (message instanceof Message.Request request) {
-                    decide(request.state(), request.legal(), request);
-                }
-            }
-        }
+    /** The move, with the name of the rule that picked it. */
+    private static Choice rule(Move move, String name) {
+        return new Choice(move, name);
     }
 
     /** The suit with the best length and high cards (2 a card, plus its high-card points). */
@@ -128,7 +110,7 @@ public final class GreedyStrategy implements Strategy {
         return points < 5;
     }
 
-    private static Decision playAsDog(State state, List<Move> legal) {
+    private static Choice playAsDog(State state, List<Move> legal) {
         Suit trump = state.trump();
         List<SeatCard> trick = state.trick();
         if (legal.contains(Move.BLIND)) {
@@ -169,7 +151,7 @@ public final class GreedyStrategy implements Strategy {
         return rule(Move.KNOCK, "dog_knock");
     }
 
-    private static Decision lead(State state, List<Card> cards) {
+    private static Choice lead(State state, List<Card> cards) {
         Suit trump = state.trump();
         List<Card> sides = new ArrayList<>();
         List<Card> trumps = new ArrayList<>();
@@ -208,7 +190,7 @@ public final class GreedyStrategy implements Strategy {
         return rule(lowest(ofSuit(sides, longest)), "lead_longest_suit");
     }
 
-    private static Decision follow(State state, List<Card> cards) {
+    private static Choice follow(State state, List<Card> cards) {
         Suit trump = state.trump();
         Suit led = state.trick().get(0).card().suit();
         Card best = state.winning().orElseThrow().card();
