@@ -1,27 +1,26 @@
 // The bot program: the session loop of protocol v1, and a --roundtrip mode.
 //
 //   node dist/bot.js              play: read the referee's lines on stdin, answer on stdout
+//   node dist/bot.js --eps E      play a random legal move with probability E (0 to 1)
 //   node dist/bot.js --roundtrip  parse every line into the typed model and print it back
 //
-// The strategy lives in strategy.ts (`choose`); nothing here needs changing.
+// The strategy lives in strategy.ts (`Strategy.choose`); nothing here needs changing.
 // stdout carries protocol lines only: log with console.error (stderr).
 
 import * as readline from "node:readline";
-import { seededRandom } from "./helpers";
 import {
   type BotMessage,
   type Decision,
-  type GameStart,
-  type Move,
   type MoveReply,
   ProtocolError,
+  type RefereeMessage,
   type Request,
   decodeMessage,
   decodeRefereeMessage,
   formatMessage,
   parseJsonLine,
 } from "./protocol";
-import { choose } from "./strategy";
+import { Strategy } from "./strategy";
 
 // A console.log left in a strategy would write to stdout and garble the protocol (a fault):
 // send it to stderr, with console.error. Replies go out by process.stdout.write only.
@@ -45,46 +44,55 @@ function send(message: BotMessage): void {
   process.stdout.write(formatMessage(message) + "\n");
 }
 
-/** One session, hello to bye: answers hello and each request, reads everything else. */
+/** One session, hello to bye: answers hello and each request, shows the strategy everything else. */
 class Session {
-  private game: GameStart | undefined;
-  private random: () => number = seededRandom("", 0);
   private warnedBigInfo = false;
+
+  constructor(private readonly strategy: Strategy) {}
 
   /** Handles one line; returns false when the session is over (bye). */
   handle(line: string): boolean {
     let value: unknown;
+    let message: RefereeMessage;
     try {
       value = parseJsonLine(line);
-      const message = decodeRefereeMessage(value);
-      switch (message.type) {
-        case "hello":
-          if (message.protocol !== PROTOCOL) log(`written for protocol ${PROTOCOL}, got ${message.protocol}`);
-          send({ type: "ready", name: NAME, version: VERSION });
-          break;
-        case "game_start":
-          this.game = message;
-          this.random = seededRandom(message.game, message.seat);
-          break;
-        case "request":
-          send(this.answer(message));
-          break;
-        case "error":
-          log(`the referee refused a reply: ${message.message}`);
-          break;
-        case "bye":
-          return false;
-        default:
-          // hand_start, event, hand_end, game_end: news, never answered.
-          break;
-      }
+      message = decodeRefereeMessage(value);
     } catch (error) {
       if (error instanceof ProtocolError && error.unknown) return true; // a newer message type: ignore it
       const why = error instanceof Error ? error.message : String(error);
       log(`cannot read a line (${why}): ${line.slice(0, 200)}`);
       this.answerAnyway(value);
+      return true;
+    }
+    switch (message.type) {
+      case "hello":
+        if (message.protocol !== PROTOCOL) log(`written for protocol ${PROTOCOL}, got ${message.protocol}`);
+        send({ type: "ready", name: NAME, version: VERSION });
+        break;
+      case "request":
+        send(this.answer(message));
+        break;
+      case "bye":
+        return false;
+      case "error":
+        log(`the referee refused a reply: ${message.message}`);
+        this.observe(message);
+        break;
+      default:
+        // game_start, hand_start, event, hand_end, game_end: news, never answered.
+        this.observe(message);
+        break;
     }
     return true;
+  }
+
+  /** Shows the strategy a message; if `observe` throws, the bot logs it and plays on. */
+  private observe(message: RefereeMessage): void {
+    try {
+      this.strategy.observe(message);
+    } catch (error) {
+      log(`observe() failed on ${message.type}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    }
   }
 
   /** The reply to a request: the strategy's move with its `info`, if it gave one (see `decide`). */
@@ -118,8 +126,7 @@ class Session {
   private decide(request: Request): Decision {
     const { legal, state } = request;
     try {
-      const chosen: Move | Decision = choose(state, legal, { request, game: this.game, random: this.random });
-      const decision: Decision = typeof chosen === "object" && chosen !== null ? chosen : { move: chosen };
+      const decision = this.strategy.choose(state, legal, request);
       if (legal.includes(decision.move)) return decision;
       log(`choose() returned ${JSON.stringify(decision.move)}, not in ${JSON.stringify(legal)}; playing ${legal[0]}`);
     } catch (error) {
@@ -139,8 +146,8 @@ class Session {
   }
 }
 
-function play(): void {
-  const session = new Session();
+function play(strategy: Strategy): void {
+  const session = new Session(strategy);
   const input = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   input.on("line", (line) => {
     if (line.trim() === "") return;
@@ -177,12 +184,22 @@ function roundtrip(): void {
 // EPIPE: the referee closed our stdout, nobody is listening any more.
 process.stdout.on("error", () => process.exit(0));
 
+/** A one-line complaint about the command line, and exit status 2. */
+function usageError(text: string): void {
+  console.error(text);
+  process.exitCode = 2;
+}
+
 const args = process.argv.slice(2);
 if (args.length === 0) {
-  play();
+  play(new Strategy());
 } else if (args.length === 1 && args[0] === "--roundtrip") {
   roundtrip();
+} else if (args.length === 2 && args[0] === "--eps") {
+  const text = args[1]!;
+  const eps = Number(text); // Number("") is 0, hence the test of the text
+  if (text.trim() !== "" && eps >= 0 && eps <= 1) play(new Strategy(eps));
+  else usageError(`bot.ts: --eps takes a share from 0 to 1, not ${JSON.stringify(text)}`);
 } else {
-  console.error("usage: node dist/bot.js [--roundtrip]");
-  process.exitCode = 2;
+  usageError("usage: node dist/bot.js [--eps E | --roundtrip]");
 }

@@ -24,6 +24,8 @@ import { type Card, type Suit, isCard, isSuit } from "./cards";
 export type Seat = number;
 export type Status = "active" | "dog" | "out";
 export type Action = "play" | "trump" | "rainbow" | "no_picture";
+/** How long a knocked-out player stays in as a dog (the `dog_life` rule). */
+export type DogLife = "standard" | "expanded" | "none";
 /** Any move string: a card (play), a suit (trump), or one of the four words. */
 export type Move = Card | Suit | "knock" | "blind" | "pass" | "declare";
 /** `[seat, card]`: who played (or drew) which card. */
@@ -48,7 +50,7 @@ export interface Time {
 
 export interface Rules {
   players: number;
-  dog_life: "standard" | "expanded" | "none";
+  dog_life: DogLife;
   dog_first_hand_only: boolean;
   blind_dog: boolean;
   upside_dog: boolean;
@@ -243,10 +245,10 @@ export interface MoveReply {
 }
 
 /**
- * What a strategy may return instead of a bare move: the move and the `info`
- * to send with it (what the bot was thinking: an estimate, rollouts, a line of
- * play), e.g. `{ move: "TH", info: { value: 0.6 } }`. No `info`, or `null`,
- * sends no `info` key at all.
+ * What `Strategy.choose` returns: the move and the `info` to send with it
+ * (what the bot was thinking: an estimate, rollouts, a line of play), e.g.
+ * `{ move: "TH", info: { value: 0.6 } }`; `{ move: "TH" }` has none. No
+ * `info`, or `null`, sends no `info` key at all.
  */
 export interface Decision {
   move: Move;
@@ -373,7 +375,7 @@ const time = fields<Time>((o, p) => ({
 
 const rules = fields<Rules>((o, p) => ({
   players: req(o, "players", integer, p),
-  dog_life: req(o, "dog_life", oneOf("standard", "expanded", "none"), p),
+  dog_life: req(o, "dog_life", oneOf<DogLife>("standard", "expanded", "none"), p),
   dog_first_hand_only: req(o, "dog_first_hand_only", boolean, p),
   blind_dog: req(o, "blind_dog", boolean, p),
   upside_dog: req(o, "upside_dog", boolean, p),

@@ -1,176 +1,46 @@
-// THE STRATEGY: `choose` below is the one function to rewrite for your own bot.
+// YOUR BOT: `Strategy.choose` below is the one function to write.
 //
-// The sample is a port of arena's arena/samples/greedy_bot.py:
-// - following: win the trick as cheaply as possible, else throw the lowest
-//   card; void in the suit led: trump only when it matters (no trick yet this
-//   hand, or trumps to spare), else discard the lowest card of a short suit;
-// - leading: a card nobody can beat in its suit, else low from the longest
-//   side suit;
-// - as a dog: play the card where it surely wins (the top trump left) or wins
-//   now with nobody left to play, else knock; a blind dog plays when it is
-//   last to act on a weak trick;
-// - trumps: the suit with the most length and high cards;
-// - declarations: rainbow on a weak hand (it voids the hand), always no_picture.
-// It keeps no memory: the request's `state` is the whole information set.
-// Each move goes with the name of the rule that picked it as its info,
-// `{ rule: "cheapest_winner" }` and the like (the same names in every starter kit).
+// Helpers: src/helpers.ts (`sortLegal`, `trickWinner`, `unseenCards`,
+// `recommendedBudgetMs`), src/cards.ts (`suitOf`, `rankValue`); the message
+// types are in src/protocol.ts. The greedy sample that `choose` plays now is
+// in src/greedy.ts. If `choose` throws or returns a move not in `legal`, that
+// costs only this move: bot.ts logs it and plays `legal[0]`. Log with
+// console.error (stderr): stdout carries the protocol.
 
-import { type Card, type Rank, RANKS, SUITS, type Suit, makeCard, rankOf, rankValue, suitOf } from "./cards";
-import { beats, seatsStillToPlay, sortLegal, trickWinner } from "./helpers";
-import type { Decision, GameStart, Move, Request, State } from "./protocol";
+import { greedy } from "./greedy";
+import { seededRandom } from "./helpers";
+import type { Decision, GameStart, Message, Move, Request, State } from "./protocol";
 
-/** What `choose` may want beyond the state and the legal moves. */
-export interface Context {
-  /** The whole request: its `action` ("play", "trump", "rainbow", "no_picture"), `id` and `time`. */
-  request: Request;
-  /** The `game_start` of the game in progress (game id, seat, rules), if this process saw it. */
+/** The bot's player. Keep here what it should remember: one process plays many games, until bye. */
+export class Strategy {
+  /** The `game_start` of the game in progress (game id, seat, players, rules), once seen. */
   game: GameStart | undefined;
-  /** Floats in [0, 1), seeded at each game_start from the game id and the seat (see helpers.ts). */
-  random: () => number;
-}
+  /** Floats in [0, 1), reseeded at each game_start from the game id and the seat. */
+  random: () => number = seededRandom("", 0);
 
-/**
- * The move for a request: must return one of `legal` (if it throws or does
- * not, bot.ts logs the problem and plays `legal[0]`, the arena's own fallback).
- * Return the move alone (`return "knock";`), or a `Decision` to send `info`
- * with it, what the bot was thinking, kept in the replay beside the move:
- * `return { move: card, info: { value: 0.6 } };` (any JSON value, under 4096
- * bytes of compact JSON: the arena keeps a larger one as its size only).
- */
-export function choose(state: State, legal: Move[], context: Context): Move | Decision {
-  switch (context.request.action) {
-    case "trump":
-      return rule(chooseTrump(state.cards), "strongest_suit");
-    case "rainbow":
-      return weakHand(state.cards) ? rule("declare", "weak_hand") : rule("pass", "strong_hand");
-    case "no_picture":
-      return rule("declare", "always_declare"); // a hand without pictures is weak: void it
-    case "play":
-      break;
+  /** `eps`: the share of random moves (`--eps`); 0 plays the greedy moves only. */
+  constructor(readonly eps = 0) {}
+
+  /**
+   * The move for a request: one of `legal` (never empty). `state` is the seat's
+   * whole information set; `request.action` says what is asked ("play", "trump",
+   * "rainbow", "no_picture") and `request.time` how long it may take. `info` is
+   * any JSON value, kept in the replay beside the move (under 4096 bytes of
+   * compact JSON); `return { move }` sends none.
+   */
+  choose(state: State, legal: Move[], request: Request): Decision {
+    if (this.eps > 0 && this.random() < this.eps) {
+      return { move: legal[Math.floor(this.random() * legal.length)]!, info: { rule: "random" } };
+    }
+    const [move, rule] = greedy(state, legal, request.action);
+    return { move, info: { rule } };
   }
-  const moves = sortLegal(legal);
-  if (moves.knock || moves.blind || state.statuses[state.seat] === "dog") {
-    return playAsDog(state, legal);
+
+  /** Sees every message that gets no reply: game_start, hand_start, events, error, hand_end, game_end. */
+  observe(message: Message): void {
+    if (message.type === "game_start") {
+      this.game = message;
+      this.random = seededRandom(message.game, message.seat);
+    }
   }
-  if (legal.length === 1) return rule(legal[0]!, "only_move");
-  const cards = moves.cards;
-  return state.trick.length > 0 ? follow(state, cards) : lead(state, cards);
-}
-
-/** The move, with the name of the rule that picked it as its info: `{ rule: name }`. */
-function rule(move: Move, name: string): Decision {
-  return { move, info: { rule: name } };
-}
-
-// ---- the greedy heuristics ---------------------------------------------------
-
-const HIGH_CARD_POINTS: Partial<Record<Rank, number>> = { A: 4, K: 3, Q: 2, J: 1 };
-
-function highCardPoints(cards: readonly Card[]): number {
-  return cards.reduce((sum, card) => sum + (HIGH_CARD_POINTS[rankOf(card)] ?? 0), 0);
-}
-
-/** The first item with the largest key (ties go to the earliest, as Python's max). */
-function maxBy<T>(items: readonly T[], key: (item: T) => number): T {
-  let best = items[0] as T; // callers never pass an empty list
-  for (const item of items.slice(1)) if (key(item) > key(best)) best = item;
-  return best;
-}
-
-/** The first item with the smallest key. */
-function minBy<T>(items: readonly T[], key: (item: T) => number): T {
-  let best = items[0] as T;
-  for (const item of items.slice(1)) if (key(item) < key(best)) best = item;
-  return best;
-}
-
-const lowest = (cards: readonly Card[]): Card => minBy(cards, rankValue);
-const highest = (cards: readonly Card[]): Card => maxBy(cards, rankValue);
-const countOfSuit = (cards: readonly Card[], suit: Suit): number => cards.filter((c) => suitOf(c) === suit).length;
-
-/** Cards of the same suit above `card` that are neither played nor in this hand. */
-function unseenHigher(card: Card, state: State): Card[] {
-  const gone = new Set<Card>(state.cards);
-  for (const [, played] of state.played) gone.add(played);
-  return RANKS.slice(rankValue(card) + 1)
-    .map((rank) => makeCard(rank, suitOf(card)))
-    .filter((higher) => !gone.has(higher));
-}
-
-/** The suit with the best length and high cards (ties: the later suit in C, H, D, S). */
-function chooseTrump(cards: readonly Card[]): Suit {
-  // Python's 2 * length + points + index / 10, times ten to stay in integers.
-  const strength = (suit: Suit): number => {
-    const mine = cards.filter((c) => suitOf(c) === suit);
-    return 20 * mine.length + 10 * highCardPoints(mine) + SUITS.indexOf(suit);
-  };
-  return maxBy(SUITS, strength);
-}
-
-/** Few high cards: worth voiding the hand with a rainbow. */
-function weakHand(cards: readonly Card[]): boolean {
-  return highCardPoints(cards) < 5;
-}
-
-function playAsDog(state: State, legal: Move[]): Decision {
-  const { trump, trick } = state;
-  const moves = sortLegal(legal);
-  const winning = trickWinner(trick, trump);
-  if (moves.blind) {
-    if (!moves.knock) return rule("blind", "dog_must_play");
-    // Play the unseen card only as the last to act on a trick a low side card is winning.
-    const weak = winning !== undefined && suitOf(winning[1]) !== trump && rankValue(winning[1]) <= RANKS.indexOf("8");
-    return weak && seatsStillToPlay(state) === 0 ? rule("blind", "dog_blind_gamble") : rule("knock", "dog_knock");
-  }
-  const card = moves.cards[0];
-  if (card === undefined) return rule(legal[0]!, "only_move");
-  if (!moves.knock) return rule(card, "dog_must_play"); // the hand's last trick: it must play
-  if (suitOf(card) === trump && unseenHigher(card, state).length === 0) {
-    return rule(card, "dog_top_trump"); // the top trump left: it wins wherever it is played
-  }
-  if (winning !== undefined && beats(card, winning[1], trump) && seatsStillToPlay(state) === 0) {
-    return rule(card, "dog_wins_last");
-  }
-  return rule("knock", "dog_knock");
-}
-
-function lead(state: State, cards: Card[]): Decision {
-  const trump = state.trump;
-  const sides = cards.filter((c) => suitOf(c) !== trump);
-  const bosses = sides.filter((c) => unseenHigher(c, state).length === 0);
-  if (bosses.length > 0) return rule(highest(bosses), "lead_boss");
-  const trumps = cards.filter((c) => suitOf(c) === trump);
-  if (trumps.length > 0 && state.tricks[state.seat] === 0 && unseenHigher(highest(trumps), state).length === 0) {
-    return rule(highest(trumps), "lead_top_trump");
-  }
-  if (sides.length === 0) return rule(lowest(cards), "lead_low_trump");
-  // The longest side suit; ties go to the suit letter last in the alphabet (as the Python bot).
-  const longest = [...new Set(sides.map(suitOf))].sort().reduce((best, suit) =>
-    countOfSuit(sides, suit) >= countOfSuit(sides, best) ? suit : best,
-  );
-  return rule(lowest(sides.filter((c) => suitOf(c) === longest)), "lead_longest_suit");
-}
-
-function follow(state: State, cards: Card[]): Decision {
-  const trump = state.trump;
-  const led = suitOf(state.trick[0]![1]);
-  const best = trickWinner(state.trick, trump)![1];
-  const winners = cards.filter((c) => beats(c, best, trump));
-  if (cards.some((c) => suitOf(c) === led)) {
-    // Following suit (then every legal card is of the suit led).
-    return winners.length > 0 ? rule(lowest(winners), "cheapest_winner") : rule(lowest(cards), "follow_low");
-  }
-  const trumpWinners = winners.filter((c) => suitOf(c) === trump);
-  const myTrumps = cards.filter((c) => suitOf(c) === trump);
-  const tricksLeft = state.hand_size - state.tricks.reduce((a, b) => a + b, 0);
-  const matters = state.tricks[state.seat] === 0 || myTrumps.length * 2 >= Math.max(1, tricksLeft);
-  if (trumpWinners.length > 0 && matters) return rule(lowest(trumpWinners), "ruff");
-  const discards = cards.filter((c) => suitOf(c) !== trump);
-  const pool = discards.length > 0 ? discards : cards;
-  // The shortest suit; ties go to the suit letter first in the alphabet (as the Python bot).
-  const shortest = minBy(
-    [...new Set(pool.map(suitOf))].sort(),
-    (suit) => countOfSuit(pool, suit),
-  );
-  return rule(lowest(pool.filter((c) => suitOf(c) === shortest)), "discard_short_suit");
 }
