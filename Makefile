@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-stamp
 C_BOT := sample_bots/c/random_bot
 
 .PHONY: test check demo lint docs bench bench-convergence bench-match bench-serve bench-serve-load clean sandbox-deps browser-deps terminal-deps deploy-deps nginx-dep \
-	kits-deps
+	kits-deps kit-minimums
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -159,6 +159,14 @@ bench-serve: $(STAMP) $(C_BOT)
 # The server under 200 and 1,000 viewers while 10 authors upload at once (benchmarks/README.md).
 bench-serve-load: $(STAMP) $(C_BOT)
 	$(BIN)/python benchmarks/serve_load.py --seconds 60 --jobs $(shell nproc)
+
+# The starter kits built, tested and checked with the oldest toolchains their READMEs claim
+# where a registry serves them: Go 1.21.0 (Go proxy), Node 18.20.8 (npm), Maven 3.6.3 on JDK 17
+# (Maven Central). Downloads each once; about a minute in all after that.
+kit-minimums: $(STAMP) kits-deps
+	tools/kit-minimum-go.sh
+	tools/kit-minimum-node.sh
+	tools/kit-minimum-java.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache site
