@@ -162,7 +162,8 @@ bench-serve-load: $(STAMP) $(C_BOT)
 
 # The starter kits built, tested and checked with the oldest toolchains their READMEs claim
 # where a registry serves them: Go 1.21.0 (Go proxy), Node 18.20.8 (npm), Maven 3.6.3 on JDK 17
-# (Maven Central). Downloads each once; about a minute in all after that.
+# (Maven Central). Each run fetches Maven and Node again (npm's cache keeps Node's package), Go
+# once; about a minute in all here.
 kit-minimums: $(STAMP) kits-deps
 	tools/kit-minimum-go.sh
 	tools/kit-minimum-node.sh
