@@ -31,6 +31,7 @@ from messages import (
     Decision,
     ErrorMessage,
     Hello,
+    Message,
     MoveReply,
     ProtocolError,
     Ready,
@@ -84,10 +85,18 @@ class Session:
                 return False
             case ErrorMessage(message=text):
                 log(f"the referee refused a reply: {text}")
-                self.strategy.observe(message)
+                self.observe(message)
             case _:  # game_start, hand_start, events, hand_end, game_end: news, never answered
-                self.strategy.observe(message)
+                self.observe(message)
         return True
+
+    def observe(self, message: Message) -> None:
+        """Shows the strategy a message it need not answer. A bug in ``observe`` is logged
+        and costs nothing more: the next request is still answered."""
+        try:
+            self.strategy.observe(message)
+        except Exception:
+            log(f"observe() raised on {type(message).__name__}\n{traceback.format_exc()}")
 
     def answer(self, request: Request) -> MoveReply:
         """The strategy's move with its ``info``, or ``legal[0]`` (the arena's own fallback

@@ -132,6 +132,16 @@ class SessionTest(unittest.TestCase):
                 self.assertEqual(replies, [{"type": "move", "id": 5, "move": "2C"}])
                 self.assertIn(why, log)
 
+    def test_a_failing_observe_is_logged_and_the_session_plays_on(self) -> None:
+        class Forgetful(Strategy):
+            def observe(self, message: Any) -> None:
+                raise KeyError("a bug")
+
+        replies, log = played(Forgetful(), SESSION)
+        self.assertEqual([reply["type"] for reply in replies], ["ready", "move", "move"])
+        self.assertIn("observe() raised on GameStart", log)
+        self.assertIn("KeyError: 'a bug'", log)
+
     def test_info_is_sent_when_there_is_one_and_is_json(self) -> None:
         ask = [request(5, ["2C", "KD"], ["2C", "KD"])]
         kd = Card.parse("KD")

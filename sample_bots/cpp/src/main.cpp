@@ -95,6 +95,16 @@ arena::MoveReply answer(arena::Strategy& strategy, const arena::Request& request
   return arena::MoveReply{request.id, decision.move, decision.info};
 }
 
+/// Shows the strategy a message that gets no reply. An exception from observe()
+/// is logged and costs nothing more: the next request is answered.
+void observe(arena::Strategy& strategy, const arena::Message& message) {
+  try {
+    strategy.observe(message);
+  } catch (const std::exception& error) {
+    note(std::string("observe() failed: ") + error.what() + "; playing on");
+  }
+}
+
 /// The reply to a request the model could not read (a later protocol version?):
 /// its first legal move, taken from the raw JSON. Null when even that is missing.
 json raw_fallback(const json& request) {
@@ -145,7 +155,7 @@ int play_session(std::istream& in, std::ostream& out, arena::Strategy strategy) 
                      send(out, answer(strategy, request));
                    },
                    [&](const arena::Bye&) { done = true; },
-                   [&](const auto&) { strategy.observe(*message); },  // news: never answered
+                   [&](const auto&) { observe(strategy, *message); },  // news: never answered
                },
                *message);
     if (done || !out) return 0;  // bye, or nobody reads our replies any more

@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use arena_bot::protocol::{Decision, Message, MoveReply, Ready, Request, ToReferee};
+use arena_bot::protocol::{Message, MoveReply, Ready, Request, ToReferee};
 use arena_bot::strategy::Strategy;
 
 /// What the bot calls itself in `ready` (the arena shows its own name for it).
@@ -93,7 +93,10 @@ fn play(mut strategy: Strategy) -> io::Result<()> {
             },
             Ok(Message::Bye) => return Ok(()),
             Ok(news) => {
-                strategy.observe(&news);
+                // A panic in observe costs nothing more: the next request is answered.
+                if !survives(|| strategy.observe(&news)) {
+                    eprintln!("bot: observe() panicked on a message; playing on");
+                }
                 Ok(())
             }
             Err(error) => match recover(&line, &error, &mut ignored) {
@@ -131,7 +134,7 @@ fn answer(strategy: &mut Strategy, request: &Request) -> Option<ToReferee> {
     };
     // A panic in the strategy costs one move, not the game.
     let decided = panic::catch_unwind(AssertUnwindSafe(|| {
-        decision(strategy.choose(&request.state, legal, request))
+        strategy.choose(&request.state, legal, request)
     }));
     let decided = match decided {
         Ok(decided) if legal.contains(&decided.chosen) => decided,
@@ -160,10 +163,10 @@ fn answer(strategy: &mut Strategy, request: &Request) -> Option<ToReferee> {
     }))
 }
 
-/// What `choose` returned, as a [`Decision`]: `choose` may return a
-/// `Decision` (a move and its `info`) or a plain `Move`.
-fn decision(decided: impl Into<Decision>) -> Decision {
-    decided.into()
+/// Whether `run` returned rather than panicked (the panic hook has logged
+/// the panic on stderr by then).
+fn survives(run: impl FnOnce()) -> bool {
+    panic::catch_unwind(AssertUnwindSafe(run)).is_ok()
 }
 
 /// A line the typed model refused. A `request` still gets its first legal
@@ -261,5 +264,16 @@ fn echo(line: &str) -> serde_json::Result<String> {
             serde_json::to_string(&serde_json::from_value::<ToReferee>(message)?)
         }
         _ => serde_json::to_string(&serde_json::from_value::<Message>(message)?),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::survives;
+
+    #[test]
+    fn a_panic_in_the_strategy_is_survived() {
+        assert!(!survives(|| panic!("a bug in observe")));
+        assert!(survives(|| ()));
     }
 }
