@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"log"
 	"os"
 	"slices"
 	"strings"
@@ -115,21 +116,31 @@ func TestRandomMoves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	firsts := 0 // moves that were legal[0], the kit's fallback
 	moves := func() (played []protocol.Move) {
 		strategy := NewStrategy(1)
 		strategy.Observe(start)
-		for _, c := range positions {
-			req := decodeRequest(t, c.request)
-			decision := decide(strategy, req)
-			if !slices.Contains(req.Legal, decision.Move) || string(encodeInfo(decision.Info)) != `{"rule":"random"}` {
-				t.Errorf("request %d: %+v", req.ID, decision)
+		for round := 0; round < 4; round++ {
+			for _, c := range positions {
+				req := decodeRequest(t, c.request)
+				decision := decide(strategy, req)
+				if !slices.Contains(req.Legal, decision.Move) || string(encodeInfo(decision.Info)) != `{"rule":"random"}` {
+					t.Errorf("request %d: %+v", req.ID, decision)
+				}
+				if decision.Move == req.Legal[0] {
+					firsts++
+				}
+				played = append(played, decision.Move)
 			}
-			played = append(played, decision.Move)
 		}
 		return played
 	}
-	if first, second := moves(), moves(); !slices.Equal(first, second) {
+	first, second := moves(), moves()
+	if !slices.Equal(first, second) {
 		t.Errorf("the same game played %v, then %v", first, second)
+	}
+	if firsts == len(first)+len(second) {
+		t.Errorf("every random move was legal[0]: %v", first)
 	}
 }
 
@@ -142,10 +153,29 @@ func TestArgs(t *testing.T) {
 	if eps, roundtrip, err := parseArgs([]string{"--roundtrip"}); eps != 0 || !roundtrip || err != nil {
 		t.Errorf("--roundtrip: %v %v %v", eps, roundtrip, err)
 	}
-	for _, args := range [][]string{{"--eps", "1.5"}, {"--eps", "-0.1"}, {"--eps", "NaN"}, {"--eps", "x"}, {"--fast"}} {
+	for _, args := range [][]string{{"--eps", "1.5"}, {"--eps", "-0.1"}, {"--eps", "NaN"}, {"--eps", "x"}, {"--fast"}, {"0.3"}} {
 		if _, _, err := parseArgs(args); err == nil || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%v: error %v, want one line", args, err)
 		}
+	}
+}
+
+// TestObservePanics: a panic in Observe is logged, and the session goes on.
+func TestObservePanics(t *testing.T) {
+	var logged bytes.Buffer
+	log.SetOutput(&logged)
+	defer log.SetOutput(os.Stderr)
+	start := `{"type":"game_start","game":"g1","seat":0,"players":["a","b"],"rules":{"players":2,` +
+		`"dog_life":"standard","dog_first_hand_only":false,"blind_dog":false,"upside_dog":false,` +
+		`"rainbow":false,"no_picture":false,"trumps_broken":false,"eliminated_deals":false,` +
+		`"sweep_wins":false,"tie_break":"cut"}}`
+	// A nil *Strategy: its Observe panics on the first field it sets.
+	reply, done := handle([]byte(start), nil)
+	if reply != nil || done {
+		t.Errorf("game_start: reply %v, done %v", reply, done)
+	}
+	if !strings.Contains(logged.String(), "Observe panicked on game_start") {
+		t.Errorf("log: %q", logged.String())
 	}
 }
 

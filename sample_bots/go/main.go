@@ -59,6 +59,9 @@ func parseArgs(args []string) (eps float64, roundtrip bool, err error) {
 	if err = flags.Parse(args); err != nil {
 		return 0, false, err
 	}
+	if flags.NArg() > 0 { // e.g. "bin/bot 0.3", the --eps forgotten
+		return 0, false, fmt.Errorf("unexpected argument %q", flags.Arg(0))
+	}
 	if !(eps >= 0 && eps <= 1) { // NaN too
 		return 0, false, fmt.Errorf("--eps takes a share from 0 to 1, not %v", eps)
 	}

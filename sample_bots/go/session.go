@@ -91,8 +91,19 @@ func handle(line []byte, strategy *Strategy) (reply any, done bool) {
 	case *protocol.Bye:
 		return nil, true
 	}
-	strategy.Observe(msg)
+	observe(strategy, msg)
 	return nil, false
+}
+
+// observe shows the strategy a message that gets no reply. A panic in
+// Observe is logged and costs nothing more: the next request is answered.
+func observe(strategy *Strategy, msg protocol.Message) {
+	defer func() {
+		if r := recover(); r != nil {
+			log.Printf("Observe panicked on %s: %v\n%s", msg.MessageType(), r, debug.Stack())
+		}
+	}()
+	strategy.Observe(msg)
 }
 
 // decide asks the strategy for its Decision, and never returns a move
