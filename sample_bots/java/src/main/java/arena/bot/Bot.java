@@ -58,25 +58,22 @@ public final class Bot {
     }
 
     /**
-     * Reads and writes a sample message of each kind, and plays the sample requests through
-     * {@code scratch} a few times, so that the JVM has loaded Jackson and compiled the strategy
-     * before the first real move: a cold first move takes hundreds of milliseconds more. Call
-     * it before {@link #run}, while the referee's {@code hello} is on its way: it then counts
-     * against {@code startup_ms}, not the first move's time. {@code scratch} is thrown away
-     * afterwards, so that what it saw (none of it from a real game) leaves no trace.
+     * Reads and writes a sample message of each kind, and plays the sample requests through the
+     * greedy rules a few times, so that the JVM has loaded Jackson and compiled the kit before
+     * the first real move: a cold first move takes hundreds of milliseconds more. Call it before
+     * {@link #run}, while the referee's {@code hello} is on its way: it then counts against
+     * {@code startup_ms}, not the first move's time. Not the student's {@code choose}: one that
+     * thinks for its whole budget on each sample would overrun {@code startup_ms}, and what it
+     * saw would be no real game.
      */
-    public static void warmUp(Strategy scratch) {
+    public static void warmUp() {
         List<Message> samples = Protocol.warmUp();
-        try {
-            for (int round = 0; round < 20; round++) {
-                for (Message message : samples) {
-                    if (message instanceof Message.Request request) {
-                        scratch.choose(request.state(), request.legal(), request);
-                    }
+        for (int round = 0; round < 20; round++) {
+            for (Message message : samples) {
+                if (message instanceof Message.Request request) {
+                    Greedy.greedy(request.state(), request.legal(), request.action());
                 }
             }
-        } catch (RuntimeException e) {
-            log("bot: choose() raised " + e + " on a warm-up sample (not from a real game)");
         }
     }
 

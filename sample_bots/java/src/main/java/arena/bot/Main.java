@@ -33,7 +33,7 @@ public final class Main {
             System.exit(roundTrip(stdout));
         }
         double eps = eps(args);
-        Bot.warmUp(new Strategy(eps));
+        Bot.warmUp();
         Bot bot = new Bot(new Strategy(eps), new Message.Ready("java-greedy", "1.0", null));
         bot.run(System.in, stdout);
     }
