@@ -42,18 +42,24 @@ for (const [name, line, move, rule] of CHOICES) {
 const GAME_START = `{"type": "game_start", "game": "g7-1", "seat": 0, "players": ["random15", "alice", "bob"], "rules": {"players": 3, "dog_life": "standard", "dog_first_hand_only": false, "blind_dog": false, "upside_dog": true, "rainbow": true, "no_picture": false, "trumps_broken": false, "eliminated_deals": false, "sweep_wins": false, "tie_break": "cut"}}`;
 
 test("eps = 1 plays legal random moves, the same ones in the same game", () => {
+  let firsts = 0; // moves that were legal[0], the kit's fallback
   const moves = (): unknown[] => {
     const strategy = new Strategy(1);
     strategy.observe(decode(GAME_START));
-    return CHOICES.map(([, line]) => {
-      const request = decode<Request>(line);
-      const decision = strategy.choose(request.state, request.legal, request);
-      assert.ok(request.legal.includes(decision.move), `${decision.move} in ${request.legal}`);
-      assert.deepStrictEqual(decision.info, { rule: "random" });
-      return decision.move;
-    });
+    return [1, 2, 3, 4].flatMap(() =>
+      CHOICES.map(([, line]) => {
+        const request = decode<Request>(line);
+        const decision = strategy.choose(request.state, request.legal, request);
+        assert.ok(request.legal.includes(decision.move), `${decision.move} in ${request.legal}`);
+        assert.deepStrictEqual(decision.info, { rule: "random" });
+        if (decision.move === request.legal[0]) firsts += 1;
+        return decision.move;
+      }),
+    );
   };
-  assert.deepStrictEqual(moves(), moves());
+  const first = moves();
+  assert.deepStrictEqual(moves(), first);
+  assert.ok(firsts < 2 * first.length, "some random move is not legal[0]");
 });
 
 /** The bot program (dist/bot.js) run with `args` on `input`. */
