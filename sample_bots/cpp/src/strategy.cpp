@@ -37,7 +37,10 @@ Decision Strategy::choose(const State& state, const std::vector<Move>& legal, co
 void Strategy::observe(const Message& message) {
   // One process plays many games: reseed at each from its id and our seat, so a
   // strategy that draws at random plays the same game the same way.
-  if (const auto* game = std::get_if<GameStart>(&message)) rng_.seed(game_seed(game->game, game->seat));
+  if (const auto* game = std::get_if<GameStart>(&message)) {
+    this->game = *game;
+    rng_.seed(game_seed(game->game, game->seat));
+  }
 }
 
 }  // namespace arena

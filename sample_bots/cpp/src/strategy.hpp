@@ -2,6 +2,7 @@
 // strategy.cpp; add the members it should remember across requests here.
 #pragma once
 
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -22,6 +23,9 @@ class Strategy {
   /// Sees every message that gets no reply: game_start, hand_start, the events,
   /// error, hand_end, game_end.
   void observe(const Message& message);
+
+  /// The game_start of the game in progress (game id, seat, players, rules), once seen.
+  std::optional<GameStart> game;
 
  private:
   double eps_;

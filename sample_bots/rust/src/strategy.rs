@@ -13,23 +13,26 @@ use serde_json::json;
 use crate::cards::Move;
 use crate::greedy::greedy;
 use crate::helpers::Rng;
-use crate::protocol::{Decision, Message, Request, State};
+use crate::protocol::{Decision, GameStart, Message, Request, State};
 
 /// The bot's player: keep whatever it should remember across requests here.
 pub struct Strategy {
     /// The share of random moves (`--eps`; 0 plays the greedy moves only).
     eps: f64,
-    /// Reseeded at every `game_start` from the game id and our seat, so that
-    /// a game replays move for move.
+    /// The `game_start` of the game in progress (game id, seat, players, rules), once seen.
+    pub game: Option<GameStart>,
+    /// Reseeded at every `game_start` from the game id and seat: same game, same draws.
     rng: Rng,
 }
 
 impl Strategy {
-    /// A player making a random legal move with probability `eps` (0 to 1),
-    /// and the greedy move otherwise.
+    /// Plays a random legal move with probability `eps` (0 to 1), else the greedy one.
     pub fn new(eps: f64) -> Strategy {
-        let rng = Rng::for_game("", 0);
-        Strategy { eps, rng }
+        Strategy {
+            eps,
+            game: None,
+            rng: Rng::for_game("", 0),
+        }
     }
 
     /// The move for `request`, one of `legal` (never empty), as a `Decision`:
@@ -51,6 +54,7 @@ impl Strategy {
     pub fn observe(&mut self, message: &Message) {
         if let Message::GameStart(start) = message {
             self.rng = Rng::for_game(&start.game, start.seat);
+            self.game = Some(start.clone());
         }
     }
 }
