@@ -22,7 +22,7 @@
 
 namespace arena {
 
-Strategy::Strategy(double eps) : eps_(eps) {}
+Strategy::Strategy(double eps) : eps_(eps), rng_(game_seed("", 0)) {}
 
 Decision Strategy::choose(const State& state, const std::vector<Move>& legal, const Request& request) {
   // With probability eps_, a random legal move. 53 random bits make a double in

@@ -32,7 +32,7 @@ class Strategy {
   /// Reseeded at each game_start. mt19937_64's output is fixed by the C++
   /// standard, so the same seed gives the same moves with every compiler; draw
   /// with rng_() % n, as the std:: distributions differ between standard libraries.
-  std::mt19937_64 rng_{0};
+  std::mt19937_64 rng_;
 };
 
 }  // namespace arena
