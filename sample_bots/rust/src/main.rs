@@ -94,7 +94,7 @@ fn play(mut strategy: Strategy) -> io::Result<()> {
             Ok(Message::Bye) => return Ok(()),
             Ok(news) => {
                 // A panic in observe costs nothing more: the next request is answered.
-                if !survives(|| strategy.observe(&news)) {
+                if caught(|| strategy.observe(&news)).is_none() {
                     eprintln!("bot: observe() panicked on a message; playing on");
                 }
                 Ok(())
@@ -133,17 +133,14 @@ fn answer(strategy: &mut Strategy, request: &Request) -> Option<ToReferee> {
         return None;
     };
     // A panic in the strategy costs one move, not the game.
-    let decided = panic::catch_unwind(AssertUnwindSafe(|| {
-        strategy.choose(&request.state, legal, request)
-    }));
-    let decided = match decided {
-        Ok(decided) if legal.contains(&decided.chosen) => decided,
-        Ok(decided) => {
+    let decided = match caught(|| strategy.choose(&request.state, legal, request)) {
+        Some(decided) if legal.contains(&decided.chosen) => decided,
+        Some(decided) => {
             let chosen = decided.chosen;
             eprintln!("bot: choose() returned {chosen}, not in legal; playing {first}");
             first.into()
         }
-        Err(_) => {
+        None => {
             eprintln!("bot: choose() panicked; playing {first}");
             first.into()
         }
@@ -163,10 +160,11 @@ fn answer(strategy: &mut Strategy, request: &Request) -> Option<ToReferee> {
     }))
 }
 
-/// Whether `run` returned rather than panicked (the panic hook has logged
-/// the panic on stderr by then).
-fn survives(run: impl FnOnce()) -> bool {
-    panic::catch_unwind(AssertUnwindSafe(run)).is_ok()
+/// What `run` returned, or `None` if it panicked (the panic hook has logged
+/// the panic on stderr by then): a bug in the strategy is caught here, for
+/// `choose` and `observe` alike.
+fn caught<T>(run: impl FnOnce() -> T) -> Option<T> {
+    panic::catch_unwind(AssertUnwindSafe(run)).ok()
 }
 
 /// A line the typed model refused. A `request` still gets its first legal
@@ -269,11 +267,11 @@ fn echo(line: &str) -> serde_json::Result<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::survives;
+    use super::caught;
 
     #[test]
-    fn a_panic_in_the_strategy_is_survived() {
-        assert!(!survives(|| panic!("a bug in observe")));
-        assert!(survives(|| ()));
+    fn a_panic_in_the_strategy_is_caught() {
+        assert_eq!(caught(|| -> u8 { panic!("a bug in observe") }), None);
+        assert_eq!(caught(|| 7), Some(7));
     }
 }
